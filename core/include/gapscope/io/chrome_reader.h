@@ -1,0 +1,47 @@
+// Reading Chrome trace JSON (torch.profiler / Kineto and any other valid
+// Chrome trace) into the trace model: .json and .json.gz, the
+// {"traceEvents": [...]} object form and the bare-array form.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gapscope/model/trace.h"
+
+namespace gapscope::io {
+
+struct LoadOptions {
+  int threads = 2;  // parser threads
+  // Called from a reader thread now and then with bytes consumed of the file
+  // as stored (compressed bytes for .gz) and its total size.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  // Set to true from any thread to stop loading; the result is then `cancelled`.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct LoadResult {
+  // Present whenever anything was read, even when `error` is set: a bad
+  // file loses nothing that came before the fault.
+  std::optional<Trace> trace;
+  // Empty on success. Otherwise one line naming the file, where
+  // (line:column and byte offset) and what was expected, e.g.
+  // "trace.json:12:7 (byte 301): expected ',' or '}' after an object member".
+  std::string error;
+  bool cancelled = false;
+  bool truncated = false;  // the file ended mid-event; `trace` holds all before the cut
+
+  bool ok() const { return error.empty() && !cancelled; }
+};
+
+// Loads a file; ".gz" (or gzip magic bytes) is inflated while parsing.
+LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options = {});
+
+// Parses JSON text already in memory (tests, tools). `name` is used in messages.
+LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options = {},
+                            const std::string& name = "<memory>");
+
+}  // namespace gapscope::io
