@@ -1,0 +1,70 @@
+// Output helpers shared by gapscope-cli commands: the --format/--sort/--limit
+// options, aligned text tables in the style of PyTorch's key_averages()
+// table, CSV with RFC 4180 quoting, JSON through nlohmann, and exact decimal
+// formatting of integer nanoseconds.
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "gapscope/model/types.h"
+
+namespace gapscope::cli {
+
+enum class OutputFormat { Text, Json, Csv };
+
+// --format text|json|csv (default text); throws std::invalid_argument
+// (exit status 2) for anything else.
+OutputFormat formatOption(const Args& args);
+// --limit N (default: no limit, returned as SIZE_MAX); throws
+// std::invalid_argument when N is not a non-negative integer.
+std::size_t limitOption(const Args& args);
+
+// Exact decimal microseconds of integer nanoseconds, trailing zeros dropped:
+// 1920 -> "1.92", 1000 -> "1", -5 -> "-0.005".
+std::string formatUs(TimeNs ns);
+// Microseconds as a JSON number: ns / 1000.0, whose shortest round-trip
+// form (what nlohmann writes) is the exact decimal for |ns| < 2^53.
+double usNumber(TimeNs ns);
+// PyTorch's table time format: "12.345us", "1.234ms" or "2.000s" (rounded
+// half up from the nanoseconds, no floating point).
+std::string formatTableTime(TimeNs ns);
+// "12.34%" (two decimals).
+std::string formatPercent(double pct);
+
+// A text table like PyTorch's: a dashed rule, right-aligned header row, rule,
+// rows, rule. Cells longer than a column's limit are cut with "...".
+class TextTable {
+ public:
+  enum class Align { Left, Right };
+  // `maxWidth` 0: as wide as the widest cell.
+  void addColumn(std::string header, Align align = Align::Right, std::size_t maxWidth = 0);
+  void addRow(std::vector<std::string> cells);
+  void print(std::ostream& out) const;
+
+ private:
+  struct Column {
+    std::string header;
+    Align align;
+    std::size_t maxWidth;
+  };
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// One CSV field, quoted when it holds a comma, quote, CR or LF (quotes doubled).
+std::string csvField(std::string_view text);
+// Fields joined with commas, ended with "\n".
+void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields);
+
+// Pretty-printed (indent 2) JSON plus a newline; invalid UTF-8 is replaced,
+// never thrown on.
+void writeJson(std::ostream& out, const nlohmann::json& value);
+
+}  // namespace gapscope::cli
