@@ -1,0 +1,254 @@
+// Launch-gap analysis: where the GPU sat idle, why, and what it cost.
+//
+// Busy time is the union of GPU activity (kernels, memcpys, memsets; never
+// annotations or cuda_sync markers) per stream and per device, measured
+// inside the active window (first start to last end of that stream's or
+// device's activity). Every idle interval inside the window is a gap. A
+// gap's cause is decided from the launch call of the GPU op that ends it,
+// found through the correlation id, and from what the launching CPU thread
+// was doing when the queue ran dry:
+//   synchronization  the thread was blocked in a synchronising call (device,
+//                    stream or event synchronize, a synchronous memcpy,
+//                    Kineto's cuda_sync) when the gap began, or a queued op
+//                    waited on a cudaStreamWaitEvent from another stream
+//   launch_overhead  the launch call began after the gap began or was still
+//                    running then: the GPU waited for the CPU
+//   queued           the op was submitted before the gap began and started
+//                    late anyway (GPU-side dependencies, a graph's own gaps)
+//   other            no launch call could be found (no correlation id, or
+//                    none in the trace for it)
+// All times are integer nanoseconds; nothing is rounded. docs/gaps.md holds
+// every definition, the defaults and a worked example.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gapscope/model/trace.h"
+#include "gapscope/model/types.h"
+
+namespace gapscope::analysis {
+
+enum class GapCause : std::uint8_t { LaunchOverhead = 0, Synchronization, Queued, Other };
+inline constexpr std::size_t kGapCauseCount = 4;
+// "launch_overhead", "synchronization", "queued", "other" (the JSON keys).
+const char* gapCauseName(GapCause cause);
+// "launch overhead", "synchronisation", ... for text output.
+const char* gapCauseLabel(GapCause cause);
+
+// What a runtime/driver call does to the GPU queue, decided from its name
+// ("_v2", "_ptsz", "_ptds" and "_vNNNNN" suffixes ignored).
+enum class LaunchKind : std::uint8_t {
+  None = 0,
+  Kernel,        // cudaLaunchKernel, cudaLaunchKernelExC, cudaLaunchCooperativeKernel
+  DriverKernel,  // cuLaunchKernel, cuLaunchKernelEx (Triton), cuLaunchCooperativeKernel
+  Graph,         // cudaGraphLaunch, cuGraphLaunch: one call, many GPU ops
+  Memcpy,        // cudaMemcpyAsync and friends, and the synchronous cudaMemcpy
+  Memset,        // cudaMemsetAsync and friends, and cudaMemset
+};
+inline constexpr std::size_t kLaunchKindCount = 6;
+const char* launchKindName(LaunchKind kind);
+LaunchKind launchKindForName(std::string_view callName);
+
+enum class SyncKind : std::uint8_t {
+  None = 0,
+  Device,           // cudaDeviceSynchronize, cuCtxSynchronize
+  Stream,           // cudaStreamSynchronize, cuStreamSynchronize
+  Event,            // cudaEventSynchronize, cuEventSynchronize
+  Memcpy,           // synchronous cudaMemcpy (also a launch), cudaMemset
+  StreamWaitEvent,  // cudaStreamWaitEvent: blocks a stream, not the thread
+};
+SyncKind syncKindForName(std::string_view callName);
+
+struct GapOptions {
+  // Gaps shorter than this are counted in every idle total but not listed
+  // in GapAnalysis::gaps and get no CPU-op attribution.
+  TimeNs minGapNs = 1000;
+  // HTA's consecutive_kernel_delay: a non-host-wait gap shorter than this is
+  // "kernel wait" (HTA's default is 30 us).
+  TimeNs htaKernelWaitNs = 30000;
+  // A sync call that returned at most this long before the gap began still
+  // counts as blocking when the queue drained: CPU and GPU clocks in a trace
+  // disagree by a few microseconds.
+  TimeNs syncSlackNs = 2000;
+  // A launch call is an outlier when it took more than this many times the
+  // median duration of calls with the same name, and at least outlierMinNs.
+  double outlierFactor = 10.0;
+  TimeNs outlierMinNs = 10000;
+  // Utilisation at or above this is "GPU-bound" in the verdict.
+  double busyVerdictThreshold = 0.8;
+  // Most CPU ops named per listed gap (largest self time first).
+  std::size_t maxCpuOpsPerGap = 8;
+  // Per-step statistics from ProfilerStep#N annotations.
+  bool perStep = true;
+  // Keep one LaunchInfo per launch call in GapAnalysis::launches.
+  bool keepLaunches = true;
+};
+
+struct IdleByCause {
+  std::array<TimeNs, kGapCauseCount> ns{};  // indexed by GapCause
+  TimeNs& operator[](GapCause c) { return ns[static_cast<std::size_t>(c)]; }
+  TimeNs operator[](GapCause c) const { return ns[static_cast<std::size_t>(c)]; }
+  TimeNs total() const { return ns[0] + ns[1] + ns[2] + ns[3]; }
+};
+
+// HTA's idle-time breakdown (get_idle_time_breakdown), computed the way HTA
+// does it but on exact nanoseconds and over every launch kind:
+//   host_wait    the launch call of the op ending the gap started after the
+//                gap began
+//   kernel_wait  not host wait and the gap is shorter than htaKernelWaitNs
+//   other        the rest
+enum class HtaIdleKind : std::uint8_t { HostWait = 0, KernelWait, Other };
+// "host_wait", "kernel_wait", "other".
+const char* htaIdleKindName(HtaIdleKind kind);
+
+struct HtaIdle {
+  TimeNs hostWait = 0;
+  TimeNs kernelWait = 0;
+  TimeNs other = 0;
+  TimeNs total() const { return hostWait + kernelWait + other; }
+  TimeNs& operator[](HtaIdleKind k) {
+    return k == HtaIdleKind::HostWait ? hostWait : k == HtaIdleKind::KernelWait ? kernelWait : other;
+  }
+};
+
+// Busy/idle of one device (stream == -1) or one stream.
+struct UtilizationStats {
+  std::int32_t device = -1;
+  std::int64_t stream = -1;  // -1 on device rows
+  TimeNs activeStart = 0;    // first GPU activity
+  TimeNs activeEnd = 0;      // last end of GPU activity
+  TimeNs busyNs = 0;         // union of GPU activity inside the window
+  IdleByCause idle;          // sums to activeNs() - busyNs
+  HtaIdle hta;               // sums to activeNs() - busyNs as well
+  std::uint64_t gpuOps = 0;
+  std::uint64_t gapCount = 0;  // all gaps, listed or not
+  TimeNs activeNs() const { return activeEnd - activeStart; }
+  TimeNs idleNs() const { return activeNs() - busyNs; }
+  double utilization() const {
+    return activeNs() > 0 ? static_cast<double>(busyNs) / static_cast<double>(activeNs()) : 0.0;
+  }
+};
+
+// Self time of one CPU op name on the launching thread inside a gap.
+// name kEmptyString with isUntraced: time covered by no slice at all.
+struct CpuOpBlame {
+  StringId name = kEmptyString;
+  TimeNs selfNs = 0;
+  bool isUntraced = false;
+};
+
+struct Gap {
+  std::int32_t device = -1;
+  std::int64_t stream = -1;  // -1: a device gap (no stream of the device busy)
+  TimeNs start = 0;
+  TimeNs dur = 0;
+  GapCause cause = GapCause::Other;
+  HtaIdleKind hta = HtaIdleKind::Other;  // where HTA's rule puts this gap
+  std::uint32_t before = kNoIndex;  // slice index of the GPU op ending last before the gap
+  std::uint32_t after = kNoIndex;   // slice index of the GPU op that ends the gap
+  std::uint32_t launch = kNoIndex;  // slice index of `after`'s launch call
+  std::uint32_t syncCall = kNoIndex;  // the blocking call, for Synchronization
+  std::uint32_t launchTrack = kNoIndex;  // track of the launching thread
+  std::string detail;  // one sentence: why this cause
+  std::vector<CpuOpBlame> cpuOps;  // largest self time first
+  TimeNs end() const { return start + dur; }
+};
+
+// One launch call that reached the GPU.
+struct LaunchInfo {
+  std::uint32_t call = kNoIndex;     // slice index of the runtime/driver call
+  std::uint32_t firstOp = kNoIndex;  // earliest GPU op it launched
+  std::uint32_t opCount = 0;         // GPU ops with its correlation (> 1 for graphs)
+  LaunchKind kind = LaunchKind::None;
+  bool shortKernel = false;  // GPU time of its ops below the call's duration
+  bool outlier = false;      // see GapOptions::outlierFactor
+  TimeNs launchNs = 0;       // the call's duration
+  TimeNs queueNs = 0;        // firstOp start - call end (negative: started before the call returned)
+  TimeNs gpuNs = 0;          // sum of its ops' durations
+};
+
+struct Distribution {
+  std::uint64_t count = 0;
+  TimeNs median = 0;  // lower median
+  TimeNs p90 = 0;     // nearest rank
+  TimeNs max = 0;
+};
+
+struct LaunchStats {
+  std::uint64_t count = 0;      // launch calls matched to GPU ops
+  std::uint64_t unmatched = 0;  // launch calls with no GPU op in the trace
+  std::uint64_t shortKernels = 0;
+  std::uint64_t outliers = 0;
+  std::array<std::uint64_t, kLaunchKindCount> byKind{};  // indexed by LaunchKind
+  Distribution launchNs;
+  Distribution queueNs;
+};
+
+// One ProfilerStep#N: its CPU annotation and, per device, the busy/idle of
+// the window from the first start to the last end of the GPU ops launched
+// inside the annotation.
+struct StepStats {
+  StringId name = kEmptyString;  // "ProfilerStep#N"
+  std::int64_t number = -1;
+  std::uint32_t annotation = kNoIndex;  // slice index
+  TimeNs cpuStart = 0;
+  TimeNs cpuEnd = 0;
+  std::vector<UtilizationStats> devices;  // only devices the step used
+};
+
+enum class VerdictKind : std::uint8_t {
+  NoGpuActivity,
+  GpuBound,
+  LaunchOverheadBound,
+  SynchronizationBound,
+  QueueBound,
+  UnexplainedIdle,
+};
+const char* verdictKindName(VerdictKind kind);
+
+struct Verdict {
+  VerdictKind kind = VerdictKind::NoGpuActivity;
+  double utilization = 0.0;  // busy / active over all devices
+  // Upper bound of what removing launch overhead could save: the device-level
+  // idle time caused by launch overhead (what CUDA graphs or fusion could win
+  // at most).
+  TimeNs estimatedSavingNs = 0;
+  // e.g. "launch-overhead bound: 87% of the active window the GPU waited for the CPU"
+  std::string line;
+};
+
+struct GapAnalysis {
+  bool hasGpuActivity = false;
+  std::string noGpuReason;  // set when !hasGpuActivity
+  std::vector<UtilizationStats> devices;  // sorted by device
+  std::vector<UtilizationStats> streams;  // sorted by (device, stream)
+  // Listed gaps (dur >= minGapNs), device gaps and stream gaps, sorted by
+  // (start, device, stream) with device gaps before stream gaps at ties.
+  std::vector<Gap> gaps;
+  std::uint64_t unlistedGaps = 0;  // gaps shorter than minGapNs
+  LaunchStats launchStats;
+  std::vector<LaunchInfo> launches;  // in call order; empty unless keepLaunches
+  std::vector<StepStats> steps;      // in step order
+  Verdict verdict;
+  // Other notes worth a line in the output (e.g. GPU ops without a launch).
+  std::vector<std::string> notes;
+};
+
+GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options = {});
+
+// What `gapscope-cli summary` and the app's status line show.
+struct GapSummary {
+  bool hasGpuActivity = false;
+  double utilization = 0.0;  // over all devices
+  std::vector<std::pair<std::int32_t, double>> deviceUtilization;  // (device, 0..1)
+  TimeNs estimatedSavingNs = 0;
+  std::string verdict;  // the one-line verdict
+};
+GapSummary summarizeGaps(const Trace& trace, const GapOptions& options = {});
+GapSummary summarizeGaps(const GapAnalysis& analysis);
+
+}  // namespace gapscope::analysis
