@@ -151,10 +151,13 @@ struct Gap {
   std::uint32_t before = kNoIndex;  // slice index of the GPU op ending last before the gap
   std::uint32_t after = kNoIndex;   // slice index of the GPU op that ends the gap
   std::uint32_t launch = kNoIndex;  // slice index of `after`'s launch call
-  std::uint32_t syncCall = kNoIndex;  // the blocking call, for Synchronization
+  std::uint32_t syncCall = kNoIndex;  // the blocking (or stream-wait) call, for Synchronization
   std::uint32_t launchTrack = kNoIndex;  // track of the launching thread
-  std::string detail;  // one sentence: why this cause
-  std::vector<CpuOpBlame> cpuOps;  // largest self time first
+  // This gap's CPU ops: GapAnalysis::cpuOps[cpuOpsBegin, cpuOpsBegin + cpuOpsCount).
+  // Gaps are many (millions in big traces), so they share one pool and the
+  // one-sentence explanation is made on demand by explainGap().
+  std::uint32_t cpuOpsBegin = 0;
+  std::uint32_t cpuOpsCount = 0;
   TimeNs end() const { return start + dur; }
 };
 
@@ -230,6 +233,10 @@ struct GapAnalysis {
   // (start, device, stream) with device gaps before stream gaps at ties.
   std::vector<Gap> gaps;
   std::uint64_t unlistedGaps = 0;  // gaps shorter than minGapNs
+  std::vector<CpuOpBlame> cpuOps;  // pool behind Gap::cpuOpsBegin/cpuOpsCount
+  // The CPU ops behind all device-level launch-overhead idle time (every
+  // such gap, listed or not), by self time inside the gaps, largest first.
+  std::vector<CpuOpBlame> overheadCpuOps;
   LaunchStats launchStats;
   std::vector<LaunchInfo> launches;  // in call order; empty unless keepLaunches
   std::vector<StepStats> steps;      // in step order
@@ -239,6 +246,21 @@ struct GapAnalysis {
 };
 
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options = {});
+
+// The CPU ops of one listed gap, largest self time first.
+inline std::vector<CpuOpBlame> cpuOpsOf(const GapAnalysis& analysis, const Gap& gap) {
+  auto first = analysis.cpuOps.begin() + gap.cpuOpsBegin;
+  return {first, first + gap.cpuOpsCount};
+}
+
+// One sentence saying why the gap got its cause, e.g. "cudaLaunchKernel
+// began 12.3 us after the GPU went idle". Needs the trace the gap came from.
+std::string explainGap(const Trace& trace, const Gap& gap);
+
+// Self time of the slices of CPU track `track` inside [start, end), by name,
+// largest first, plus the untraced rest; at most `maxOps` entries (0: all).
+std::vector<CpuOpBlame> cpuSelfTimeIn(const Trace& trace, std::uint32_t track, TimeNs start,
+                                      TimeNs end, std::size_t maxOps = 0);
 
 // What `gapscope-cli summary` and the app's status line show.
 struct GapSummary {
