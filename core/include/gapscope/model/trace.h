@@ -22,6 +22,10 @@
 
 namespace gapscope {
 
+namespace detail {
+struct TraceAccess;
+}
+
 enum SliceFlags : std::uint8_t {
   kSliceSpilled = 1 << 0,    // overlapped a sibling without nesting: extra row
   kSliceUnclosed = 1 << 1,   // a B (or async b) never closed: ends at trace end
@@ -188,7 +192,7 @@ class Trace {
   std::size_t memoryBytes() const;
 
  private:
-  friend class TraceBuilder;
+  friend struct detail::TraceAccess;
   TimeNs minTime_ = 0;
   TimeNs maxTime_ = 0;
   // (correlation, slice index) sorted by correlation, for binary search.

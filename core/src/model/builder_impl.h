@@ -1,0 +1,122 @@
+// Internal state of TraceBuilder: events as they came, in file order, before
+// finish() sorts and links them. `seq` is the file order (unique, increasing
+// across merged builders) and breaks every tie so results are deterministic.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gapscope/model/trace_builder.h"
+
+namespace gapscope::detail {
+
+struct TrackKey {
+  ChromeId pid;
+  ChromeId tid;
+  bool operator==(const TrackKey&) const = default;
+};
+
+struct IdHash {
+  std::size_t operator()(const ChromeId& id) const noexcept {
+    return std::hash<std::int64_t>()(id.num) * 31 + id.label;
+  }
+  std::size_t operator()(const TrackKey& k) const noexcept {
+    return (*this)(k.pid) * 1000003u ^ (*this)(k.tid);
+  }
+};
+
+struct RawTrack {
+  TrackKey key;
+  StringId name = kEmptyString;
+  std::optional<std::int64_t> sortIndex;
+};
+
+struct RawProcess {
+  ChromeId pid;
+  StringId name = kEmptyString;
+  StringId labels = kEmptyString;
+  std::optional<std::int64_t> sortIndex;
+};
+
+// B or E on a thread, matched in finish() in (ts, seq) order.
+struct BeginEnd {
+  std::uint32_t track;
+  TimeNs ts;
+  std::uint64_t seq;
+  std::uint64_t offset;
+  std::uint32_t slice;  // index of the pending slice for B; kNoIndex for E
+};
+
+struct PendingAsync {
+  AsyncEvent event;
+  std::uint64_t seq;
+};
+
+struct PendingFlow {
+  FlowEvent event;
+  std::uint32_t track;
+  std::uint64_t seq;
+};
+
+struct PendingBind {  // flow v2
+  std::uint32_t slice;
+  std::uint64_t bindId;
+  bool in;
+  bool out;
+};
+
+struct PendingInstant {
+  InstantEvent event;
+  std::uint32_t track;  // kNoIndex unless thread scope
+};
+
+struct PendingCounterPoint {
+  ChromeId pid;
+  StringId series;
+  TimeNs ts;
+  double value;
+};
+
+struct BuilderState {
+  StringTable strings;
+  std::vector<RawTrack> tracks;
+  std::unordered_map<TrackKey, std::uint32_t, IdHash> trackIndex;
+  std::vector<RawProcess> processes;
+  std::unordered_map<ChromeId, std::uint32_t, IdHash> processIndex;
+
+  std::vector<Slice> slices;           // pending, file order; .track is a raw track id
+  std::vector<std::uint64_t> offsets;  // byte offset of each pending slice's event
+  std::vector<KernelInfo> kernelInfos;
+  std::vector<BeginEnd> beginEnds;
+  std::vector<PendingAsync> asyncs;
+  std::vector<PendingFlow> flows;
+  std::vector<PendingBind> binds;
+  std::vector<PendingInstant> instants;
+  std::vector<PendingCounterPoint> counterPoints;
+
+  TraceMetadata metadata;
+  ImportIssues issues;
+  std::uint64_t eventCount = 0;
+  std::uint64_t nextSeq = 0;
+  TimeNs minTime = INT64_MAX;
+  TimeNs maxTime = INT64_MIN;
+
+  std::uint32_t trackFor(ChromeId pid, ChromeId tid);
+  std::uint32_t processFor(ChromeId pid);
+  void note(TimeNs t) {
+    if (t < minTime) minTime = t;
+    if (t > maxTime) maxTime = t;
+  }
+};
+
+// finish() steps, in trace_finish.cpp.
+Trace finishTrace(BuilderState& state, std::shared_ptr<const ArgsSource> args);
+
+}  // namespace gapscope::detail
+
+namespace gapscope {
+struct TraceBuilder::Impl : detail::BuilderState {};
+}  // namespace gapscope

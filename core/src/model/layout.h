@@ -1,0 +1,38 @@
+// Steps of TraceBuilder::finish() (see trace_finish.cpp for the order).
+#pragma once
+
+#include <vector>
+
+#include "builder_impl.h"
+
+namespace gapscope::detail {
+
+struct TraceAccess {
+  static void setTimeRange(Trace& t, TimeNs min, TimeNs max) {
+    t.minTime_ = min;
+    t.maxTime_ = max;
+  }
+  static auto& gpuByCorrelation(Trace& t) { return t.gpuByCorrelation_; }
+  static auto& launchByCorrelation(Trace& t) { return t.launchByCorrelation_; }
+};
+
+// After sorting: sorted position j holds the pending slice origin[j];
+// position[i] is where pending slice i went. parent[j] is the enclosing
+// slice (kNoIndex at depth 0 or when spilled).
+struct SortedSlices {
+  std::vector<std::uint32_t> origin;
+  std::vector<std::uint32_t> position;
+  std::vector<std::uint32_t> parent;
+};
+
+std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
+                                       const std::vector<TrackKind>& kinds,
+                                       const std::vector<std::int32_t>& device,
+                                       const std::vector<std::int64_t>& stream);
+SortedSlices sortSlices(BuilderState& s, Trace& t);
+void assignDepths(BuilderState& s, Trace& t, SortedSlices& sorted);
+void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
+               const std::vector<std::uint32_t>& trackMap);
+void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);
+
+}  // namespace gapscope::detail

@@ -1,0 +1,170 @@
+// TraceBuilder: collecting events. finish() is in trace_finish.cpp.
+#include "gapscope/model/trace_builder.h"
+
+#include "builder_impl.h"
+
+namespace gapscope {
+
+namespace detail {
+
+std::uint32_t BuilderState::trackFor(ChromeId pid, ChromeId tid) {
+  TrackKey key{pid, tid};
+  auto it = trackIndex.find(key);
+  if (it != trackIndex.end()) return it->second;
+  auto id = static_cast<std::uint32_t>(tracks.size());
+  tracks.push_back(RawTrack{key, kEmptyString, std::nullopt});
+  trackIndex.emplace(key, id);
+  processFor(pid);
+  return id;
+}
+
+std::uint32_t BuilderState::processFor(ChromeId pid) {
+  auto it = processIndex.find(pid);
+  if (it != processIndex.end()) return it->second;
+  auto id = static_cast<std::uint32_t>(processes.size());
+  processes.push_back(RawProcess{pid, kEmptyString, kEmptyString, std::nullopt});
+  processIndex.emplace(pid, id);
+  return id;
+}
+
+}  // namespace detail
+
+TraceBuilder::TraceBuilder() : impl_(std::make_unique<Impl>()) {}
+TraceBuilder::~TraceBuilder() = default;
+TraceBuilder::TraceBuilder(TraceBuilder&&) noexcept = default;
+TraceBuilder& TraceBuilder::operator=(TraceBuilder&&) noexcept = default;
+
+StringId TraceBuilder::intern(std::string_view text) { return impl_->strings.intern(text); }
+std::string_view TraceBuilder::str(StringId id) const { return impl_->strings.view(id); }
+ChromeId TraceBuilder::stringId(std::string_view text) {
+  return ChromeId{0, impl_->strings.intern(text)};
+}
+
+static Slice toSlice(detail::BuilderState& s, const SliceEvent& e, std::uint32_t track) {
+  Slice slice;
+  slice.start = e.start;
+  slice.dur = e.dur;
+  slice.correlation = e.correlation;
+  slice.args = e.args;
+  slice.name = e.name;
+  slice.category = e.category;
+  slice.shapes = e.shapes;
+  slice.track = track;
+  slice.kind = sliceKindForCategory(s.strings.view(e.category));
+  if (e.kernel) {
+    slice.kernelInfo = static_cast<std::uint32_t>(s.kernelInfos.size());
+    s.kernelInfos.push_back(*e.kernel);
+  }
+  return slice;
+}
+
+static void addPendingSlice(detail::BuilderState& s, const SliceEvent& e, Slice slice) {
+  auto index = static_cast<std::uint32_t>(s.slices.size());
+  if (e.hasBindId && (e.flowIn || e.flowOut)) {
+    s.binds.push_back({index, e.bindId, e.flowIn, e.flowOut});
+  }
+  s.slices.push_back(slice);
+  s.offsets.push_back(e.offset);
+}
+
+void TraceBuilder::addComplete(const SliceEvent& e) {
+  auto& s = *impl_;
+  ++s.nextSeq;
+  Slice slice = toSlice(s, e, s.trackFor(e.pid, e.tid));
+  if (slice.dur < 0) {
+    s.issues.add("negative_duration", Severity::Warning, e.offset,
+                 "X event with a negative dur: kept with duration 0");
+    slice.dur = 0;
+  }
+  s.note(slice.start);
+  s.note(slice.end());
+  addPendingSlice(s, e, slice);
+}
+
+void TraceBuilder::addBegin(const SliceEvent& e) {
+  auto& s = *impl_;
+  std::uint32_t track = s.trackFor(e.pid, e.tid);
+  Slice slice = toSlice(s, e, track);
+  slice.dur = -1;  // set when matched in finish()
+  slice.flags |= kSliceFromBegin;
+  s.beginEnds.push_back({track, e.start, s.nextSeq++, e.offset,
+                         static_cast<std::uint32_t>(s.slices.size())});
+  s.note(e.start);
+  addPendingSlice(s, e, slice);
+}
+
+void TraceBuilder::addEnd(ChromeId pid, ChromeId tid, TimeNs ts, std::uint64_t offset) {
+  auto& s = *impl_;
+  s.beginEnds.push_back({s.trackFor(pid, tid), ts, s.nextSeq++, offset, kNoIndex});
+  s.note(ts);
+}
+
+void TraceBuilder::addInstant(const InstantEvent& e) {
+  auto& s = *impl_;
+  ++s.nextSeq;
+  std::uint32_t track = kNoIndex;
+  if (e.scope == 't') track = s.trackFor(e.pid, e.tid);
+  else if (e.scope == 'p') s.processFor(e.pid);
+  s.instants.push_back({e, track});
+  s.note(e.ts);
+}
+
+void TraceBuilder::addCounter(ChromeId pid, StringId series, TimeNs ts, double value,
+                              std::uint64_t offset) {
+  auto& s = *impl_;
+  ++s.nextSeq;
+  s.processFor(pid);
+  s.counterPoints.push_back({pid, series, ts, value});
+  s.note(ts);
+}
+
+void TraceBuilder::addAsync(AsyncEvent e) {
+  auto& s = *impl_;
+  s.processFor(e.pid);
+  s.note(e.ts);
+  s.asyncs.push_back({std::move(e), s.nextSeq++});
+}
+
+void TraceBuilder::addFlow(const FlowEvent& e) {
+  auto& s = *impl_;
+  s.flows.push_back({e, s.trackFor(e.pid, e.tid), s.nextSeq++});
+  s.note(e.ts);
+}
+
+void TraceBuilder::setProcessName(ChromeId pid, std::string_view name) {
+  auto& s = *impl_;
+  s.processes[s.processFor(pid)].name = s.strings.intern(name);
+}
+
+void TraceBuilder::setProcessLabels(ChromeId pid, std::string_view labels) {
+  auto& s = *impl_;
+  s.processes[s.processFor(pid)].labels = s.strings.intern(labels);
+}
+
+void TraceBuilder::setProcessSortIndex(ChromeId pid, std::int64_t index) {
+  auto& s = *impl_;
+  s.processes[s.processFor(pid)].sortIndex = index;
+}
+
+void TraceBuilder::setThreadName(ChromeId pid, ChromeId tid, std::string_view name) {
+  auto& s = *impl_;
+  s.tracks[s.trackFor(pid, tid)].name = s.strings.intern(name);
+}
+
+void TraceBuilder::setThreadSortIndex(ChromeId pid, ChromeId tid, std::int64_t index) {
+  auto& s = *impl_;
+  s.tracks[s.trackFor(pid, tid)].sortIndex = index;
+}
+
+TraceMetadata& TraceBuilder::metadata() { return impl_->metadata; }
+ImportIssues& TraceBuilder::issues() { return impl_->issues; }
+void TraceBuilder::countEvents(std::uint64_t n) { impl_->eventCount += n; }
+void TraceBuilder::noteTime(TimeNs ts) { impl_->note(ts); }
+
+Trace TraceBuilder::finish(std::shared_ptr<const ArgsSource> args) {
+  Trace trace = detail::finishTrace(*impl_, std::move(args));
+  impl_ = std::make_unique<Impl>();
+  return trace;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,171 @@
+// TraceBuilder::finish(): everything that needs the whole trace.
+//  1. B/E and async b/e matching (per thread, in (ts, file order) order)
+//  2. process and track order, track kinds
+//  3. slices sorted by (track, start asc, dur desc, file order), in place
+//  4. depths: properly nested slices by nesting level, overlapping ones on
+//     spill rows below them (counted, never dropped)
+//  5. flows bound to slices, correlation indices, instants, counters
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "builder_impl.h"
+#include "layout.h"
+
+namespace gapscope::detail {
+
+namespace {
+
+constexpr std::int64_t kAsyncTidMarker = INT64_MIN;
+
+void matchBeginEnds(BuilderState& s) {
+  auto& be = s.beginEnds;
+  std::stable_sort(be.begin(), be.end(), [](const BeginEnd& a, const BeginEnd& b) {
+    return std::tie(a.track, a.ts, a.seq) < std::tie(b.track, b.ts, b.seq);
+  });
+  std::vector<std::uint32_t> open;
+  auto closeUnclosed = [&] {
+    for (std::uint32_t slice : open) {
+      Slice& sl = s.slices[slice];
+      sl.dur = std::max<TimeNs>(0, s.maxTime - sl.start);
+      sl.flags |= kSliceUnclosed;
+      s.issues.add("unclosed_begin", Severity::Warning, s.offsets[slice],
+                   "B event never closed by an E: ends at the end of the trace");
+    }
+    open.clear();
+  };
+  for (std::size_t i = 0; i < be.size(); ++i) {
+    if (i > 0 && be[i].track != be[i - 1].track) closeUnclosed();
+    if (be[i].slice != kNoIndex) {
+      open.push_back(be[i].slice);
+    } else if (open.empty()) {
+      s.issues.add("unmatched_end", Severity::Warning, be[i].offset,
+                   "E event without a matching B on its thread: ignored");
+    } else {
+      Slice& sl = s.slices[open.back()];
+      sl.dur = be[i].ts - sl.start;
+      open.pop_back();
+    }
+  }
+  closeUnclosed();
+  be = {};
+}
+
+void buildAsyncSlices(BuilderState& s) {
+  auto& as = s.asyncs;
+  // Nestable async events pair by (process, category, id); order by time.
+  std::stable_sort(as.begin(), as.end(), [](const PendingAsync& a, const PendingAsync& b) {
+    return std::tie(a.event.pid.num, a.event.pid.label, a.event.category, a.event.id, a.event.ts,
+                    a.seq) < std::tie(b.event.pid.num, b.event.pid.label, b.event.category,
+                                      b.event.id, b.event.ts, b.seq);
+  });
+  std::vector<const PendingAsync*> open;
+  auto sameKey = [](const AsyncEvent& a, const AsyncEvent& b) {
+    return a.pid == b.pid && a.category == b.category && a.id == b.id;
+  };
+  auto emit = [&](const PendingAsync& begin, TimeNs end, bool unclosed) {
+    const AsyncEvent& e = begin.event;
+    Slice sl;
+    sl.start = e.ts;
+    sl.dur = std::max<TimeNs>(0, end - e.ts);
+    sl.name = e.name;
+    sl.category = e.category;
+    sl.args = e.args;
+    sl.kind = SliceKind::Async;
+    sl.track = s.trackFor(e.pid, ChromeId{kAsyncTidMarker, e.name});
+    if (unclosed) {
+      sl.flags |= kSliceUnclosed;
+      s.issues.add("unclosed_async", Severity::Warning, e.offset,
+                   "async b event never closed by an e: ends at the end of the trace");
+    }
+    s.slices.push_back(sl);
+    s.offsets.push_back(e.offset);
+  };
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    const AsyncEvent& e = as[i].event;
+    if (i > 0 && !sameKey(e, as[i - 1].event)) {
+      for (auto* b : open) emit(*b, s.maxTime, true);
+      open.clear();
+    }
+    if (e.phase == 'b') {
+      open.push_back(&as[i]);
+    } else if (e.phase == 'e') {
+      if (open.empty()) {
+        s.issues.add("unmatched_async_end", Severity::Warning, e.offset,
+                     "async e event without a matching b: ignored");
+      } else {
+        emit(*open.back(), e.ts, false);
+        open.pop_back();
+      }
+    } else {
+      // An 'n' belongs on the lane of the async slice it happens in.
+      StringId lane = open.empty() ? e.name : open.back()->event.name;
+      InstantEvent inst{e.pid, e.tid, e.ts, e.name, e.category, 't', e.args, e.offset};
+      s.instants.push_back({inst, s.trackFor(e.pid, ChromeId{kAsyncTidMarker, lane})});
+    }
+  }
+  for (auto* b : open) emit(*b, s.maxTime, true);
+  as = {};
+}
+
+std::int64_t streamFromLabel(std::string_view label) {
+  // 2021 Kineto traces name GPU lanes "stream 7".
+  auto pos = label.find_last_of(' ');
+  if (pos == std::string_view::npos) return -1;
+  std::int64_t v = 0;
+  for (char c : label.substr(pos + 1)) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+// Orders processes and tracks; returns rawTrack -> final track index.
+std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t) {
+  std::vector<TrackKind> kinds(s.tracks.size(), TrackKind::CpuThread);
+  std::vector<std::int32_t> device(s.tracks.size(), -1);
+  std::vector<std::int64_t> stream(s.tracks.size(), -1);
+  for (const Slice& sl : s.slices) {
+    if (!isGpuKind(sl.kind)) continue;
+    kinds[sl.track] = TrackKind::GpuStream;
+    if (sl.kernelInfo != kNoIndex && device[sl.track] < 0) {
+      device[sl.track] = s.kernelInfos[sl.kernelInfo].device;
+      stream[sl.track] = s.kernelInfos[sl.kernelInfo].stream;
+    }
+  }
+  for (std::size_t i = 0; i < s.tracks.size(); ++i) {
+    const auto& key = s.tracks[i].key;
+    if (key.tid.num == kAsyncTidMarker) kinds[i] = TrackKind::Async;
+    if (kinds[i] != TrackKind::GpuStream) continue;
+    if (device[i] < 0) device[i] = key.pid.label ? 0 : static_cast<std::int32_t>(key.pid.num);
+    if (stream[i] < 0) {
+      stream[i] = key.tid.label ? streamFromLabel(s.strings.view(key.tid.label)) : key.tid.num;
+    }
+  }
+  return orderTracks(s, t, kinds, device, stream);
+}
+
+Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args) {
+  Trace t;
+  if (s.minTime > s.maxTime) s.minTime = s.maxTime = 0;
+  matchBeginEnds(s);
+  buildAsyncSlices(s);
+  std::vector<std::uint32_t> trackMap = layoutTracks(s, t);
+  for (Slice& sl : s.slices) sl.track = trackMap[sl.track];
+  SortedSlices sorted = sortSlices(s, t);
+  assignDepths(s, t, sorted);
+  bindFlows(s, t, sorted, trackMap);
+  finishIndices(s, t, trackMap);
+  t.strings = std::move(s.strings);
+  t.metadata = std::move(s.metadata);
+  t.issues = std::move(s.issues);
+  t.eventCount = s.eventCount;
+  t.argsSource = std::move(args);
+  TraceAccess::setTimeRange(t, s.minTime, s.maxTime);
+  return t;
+}
+
+}  // namespace gapscope::detail

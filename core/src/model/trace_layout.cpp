@@ -1,0 +1,195 @@
+// Track order, slice sort and depth assignment for TraceBuilder::finish().
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "layout.h"
+
+namespace gapscope::detail {
+
+namespace {
+
+// String pids/tids ("Spans", "Traces") sort after numeric ones, by text.
+struct IdOrder {
+  bool isString;
+  std::int64_t num;
+  std::string_view text;
+  bool operator<(const IdOrder& o) const {
+    return std::tie(isString, num, text) < std::tie(o.isString, o.num, o.text);
+  }
+};
+
+IdOrder idOrder(const StringTable& st, ChromeId id) {
+  return {id.label != kEmptyString, id.num, st.view(id.label)};
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
+                                       const std::vector<TrackKind>& kinds,
+                                       const std::vector<std::int32_t>& device,
+                                       const std::vector<std::int64_t>& stream) {
+  std::vector<std::uint32_t> procOrder(s.processes.size());
+  std::iota(procOrder.begin(), procOrder.end(), 0u);
+  auto procKey = [&](std::uint32_t p) {
+    const auto& rp = s.processes[p];
+    std::int64_t sortIndex = rp.sortIndex ? *rp.sortIndex : (rp.pid.label ? INT64_MAX : rp.pid.num);
+    return std::make_pair(sortIndex, idOrder(s.strings, rp.pid));
+  };
+  std::stable_sort(procOrder.begin(), procOrder.end(),
+                   [&](auto a, auto b) { return procKey(a) < procKey(b); });
+  std::vector<std::uint32_t> procFinal(s.processes.size());
+  for (std::uint32_t i = 0; i < procOrder.size(); ++i) {
+    const auto& rp = s.processes[procOrder[i]];
+    procFinal[procOrder[i]] = i;
+    Process p;
+    p.pid = rp.pid;
+    p.name = rp.name;
+    p.labels = rp.labels;
+    p.sortIndex = procKey(procOrder[i]).first;
+    t.processes.push_back(std::move(p));
+  }
+
+  std::vector<std::uint32_t> trackOrder(s.tracks.size());
+  std::iota(trackOrder.begin(), trackOrder.end(), 0u);
+  auto trackKey = [&](std::uint32_t i) {
+    const auto& rt = s.tracks[i];
+    std::uint32_t proc = procFinal[s.processIndex.at(rt.key.pid)];
+    std::int64_t sortIndex = rt.sortIndex ? *rt.sortIndex : (rt.key.tid.label ? INT64_MAX : rt.key.tid.num);
+    return std::make_tuple(proc, static_cast<int>(kinds[i]), sortIndex, idOrder(s.strings, rt.key.tid));
+  };
+  std::stable_sort(trackOrder.begin(), trackOrder.end(),
+                   [&](auto a, auto b) { return trackKey(a) < trackKey(b); });
+  std::vector<std::uint32_t> trackMap(s.tracks.size());
+  for (std::uint32_t i = 0; i < trackOrder.size(); ++i) {
+    std::uint32_t raw = trackOrder[i];
+    const auto& rt = s.tracks[raw];
+    trackMap[raw] = i;
+    Track tr;
+    tr.kind = kinds[raw];
+    tr.pid = rt.key.pid;
+    tr.tid = kinds[raw] == TrackKind::Async ? ChromeId{} : rt.key.tid;
+    tr.process = procFinal[s.processIndex.at(rt.key.pid)];
+    tr.name = kinds[raw] == TrackKind::Async ? rt.key.tid.label : rt.name;
+    tr.sortIndex = std::get<2>(trackKey(raw));
+    tr.device = device[raw];
+    tr.stream = stream[raw];
+    t.tracks.push_back(tr);
+    auto& proc = t.processes[tr.process];
+    proc.tracks.push_back(i);
+    if (tr.kind == TrackKind::GpuStream) proc.isGpu = true;
+  }
+  return trackMap;
+}
+
+SortedSlices sortSlices(BuilderState& s, Trace& t) {
+  const std::size_t n = s.slices.size();
+  SortedSlices out;
+  out.origin.resize(n);
+  std::iota(out.origin.begin(), out.origin.end(), 0u);
+  const auto& sl = s.slices;
+  std::sort(out.origin.begin(), out.origin.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Slice& x = sl[a];
+    const Slice& y = sl[b];
+    if (x.track != y.track) return x.track < y.track;
+    if (x.start != y.start) return x.start < y.start;
+    if (x.dur != y.dur) return x.dur > y.dur;  // parents before children
+    return a < b;
+  });
+  out.position.resize(n);
+  for (std::uint32_t j = 0; j < n; ++j) out.position[out.origin[j]] = j;
+  // Apply the permutation in place, cycle by cycle: slices are the biggest
+  // thing in memory and a second copy would double the peak.
+  std::vector<bool> done(n, false);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (done[i]) continue;
+    Slice tmp = s.slices[i];
+    std::uint32_t j = i;
+    while (true) {
+      done[j] = true;
+      std::uint32_t k = out.origin[j];
+      if (k == i) {
+        s.slices[j] = tmp;
+        break;
+      }
+      s.slices[j] = s.slices[k];
+      j = k;
+    }
+  }
+  t.slices = std::move(s.slices);
+  for (std::uint32_t j = 0; j < n; ++j) {
+    Track& tr = t.tracks[t.slices[j].track];
+    if (tr.sliceCount == 0) tr.firstSlice = j;
+    ++tr.sliceCount;
+  }
+  return out;
+}
+
+namespace {
+
+// Greedy interval partitioning: each slice to the first row free at its start.
+void packRows(Slice* begin, Slice* end, std::uint16_t firstRow, std::uint16_t* rowsUsed) {
+  std::vector<TimeNs> rowEnd;
+  for (Slice* p = begin; p != end; ++p) {
+    std::size_t r = 0;
+    while (r < rowEnd.size() && rowEnd[r] > p->start) ++r;
+    if (r == rowEnd.size()) rowEnd.push_back(p->end());
+    else rowEnd[r] = p->end();
+    p->depth = static_cast<std::uint16_t>(firstRow + r);
+  }
+  *rowsUsed = static_cast<std::uint16_t>(firstRow + rowEnd.size());
+}
+
+void nestTrack(BuilderState& s, Trace& t, Track& tr, SortedSlices& sorted) {
+  std::vector<std::uint32_t> stack;
+  std::vector<std::uint32_t> spilled;
+  std::size_t maxDepth = 0;
+  for (std::uint32_t j = tr.firstSlice; j < tr.firstSlice + tr.sliceCount; ++j) {
+    Slice& sl = t.slices[j];
+    while (!stack.empty() && t.slices[stack.back()].end() <= sl.start) stack.pop_back();
+    if (!stack.empty() && sl.end() > t.slices[stack.back()].end()) {
+      spilled.push_back(j);
+      continue;
+    }
+    sl.depth = static_cast<std::uint16_t>(stack.size());
+    sorted.parent[j] = stack.empty() ? kNoIndex : stack.back();
+    maxDepth = std::max(maxDepth, stack.size() + 1);
+    stack.push_back(j);
+  }
+  tr.nestedRows = static_cast<std::uint16_t>(maxDepth);
+  tr.rows = tr.nestedRows;
+  if (spilled.empty()) return;
+  // Spilled slices keep their place in the sorted order; give them rows
+  // below the nested ones.
+  std::vector<TimeNs> rowEnd;
+  for (std::uint32_t j : spilled) {
+    Slice& sl = t.slices[j];
+    sl.flags |= kSliceSpilled;
+    std::size_t r = 0;
+    while (r < rowEnd.size() && rowEnd[r] > sl.start) ++r;
+    if (r == rowEnd.size()) rowEnd.push_back(sl.end());
+    else rowEnd[r] = sl.end();
+    sl.depth = static_cast<std::uint16_t>(tr.nestedRows + r);
+    s.issues.add("overlap_spilled", Severity::Warning, s.offsets[sorted.origin[j]],
+                 "slice overlaps another on its track without nesting: shown on an extra row");
+  }
+  tr.rows = static_cast<std::uint16_t>(tr.nestedRows + rowEnd.size());
+}
+
+}  // namespace
+
+void assignDepths(BuilderState& s, Trace& t, SortedSlices& sorted) {
+  sorted.parent.assign(t.slices.size(), kNoIndex);
+  for (Track& tr : t.tracks) {
+    if (tr.sliceCount == 0) continue;
+    if (tr.kind == TrackKind::Async) {
+      Slice* b = t.slices.data() + tr.firstSlice;
+      packRows(b, b + tr.sliceCount, 0, &tr.rows);
+      tr.nestedRows = tr.rows;
+    } else {
+      nestTrack(s, t, tr, sorted);
+    }
+  }
+}
+
+}  // namespace gapscope::detail
