@@ -37,7 +37,7 @@ struct KernelRow {
   double occupancyPct = -1;
   bool configVaries = false;  // calls used more than one grid/block/registers/smem
 
-  TimeNs avg() const { return calls ? total / calls : 0; }
+  TimeNs avg() const { return calls ? (total + calls / 2) / calls : 0; }  // rounded to nearest
 };
 
 struct KernelTable {
@@ -55,7 +55,7 @@ enum class KernelSortKey : std::uint8_t { Name, Calls, Total, Avg, Min, Max, Std
 std::optional<KernelSortKey> parseKernelSortKey(std::string_view key);
 std::vector<std::string> kernelSortKeyNames();
 
-// Sorts descending (ascending for Name); ties broken by name.
+// Sorts descending (ascending for Name); ties go by total, then name.
 void sortKernelRows(std::vector<KernelRow>& rows, KernelSortKey key);
 
 }  // namespace gapscope::analysis

@@ -29,6 +29,9 @@ const char* opDeviceName(OpDevice d);  // "cpu" / "gpu"
 struct OpRow {
   std::string name;
   OpDevice device = OpDevice::Cpu;
+  // user_annotation / gpu_user_annotation rows: PyTorch keys them apart from
+  // ops of the same name, and leaves GPU annotations out of the GPU total.
+  bool annotation = false;
   // Raw "Input Dims" JSON text of the events; set only when grouping by
   // shapes (empty for events recorded without shapes).
   std::string inputShapes;
@@ -38,11 +41,14 @@ struct OpRow {
   TimeNs selfDevice = 0;   // GPU time of work attributed directly to the events
   TimeNs deviceTotal = 0;  // GPU time of work attributed to the events or their CPU descendants
 
-  // Integer-nanosecond averages (truncated), as PyTorch's "time avg" columns.
-  TimeNs cpuAvg() const { return calls ? cpuTotal / calls : 0; }
-  TimeNs deviceAvg() const { return calls ? deviceTotal / calls : 0; }
-  TimeNs selfCpuAvg() const { return calls ? selfCpu / calls : 0; }
-  TimeNs selfDeviceAvg() const { return calls ? selfDevice / calls : 0; }
+  // Averages per call in nanoseconds, rounded to nearest (PyTorch's "time avg" columns).
+  TimeNs cpuAvg() const { return average(cpuTotal); }
+  TimeNs deviceAvg() const { return average(deviceTotal); }
+  TimeNs selfCpuAvg() const { return average(selfCpu); }
+  TimeNs selfDeviceAvg() const { return average(selfDevice); }
+
+ private:
+  TimeNs average(TimeNs total) const { return calls ? (total + calls / 2) / calls : 0; }
 };
 
 struct OpTableOptions {
@@ -51,8 +57,10 @@ struct OpTableOptions {
 
 struct OpTable {
   std::vector<OpRow> rows;  // sorted by device total, then CPU total, descending
-  // Denominators of PyTorch's percentage columns ("Self CPU time total",
-  // "Self CUDA time total"): the sums of selfCpu and selfDevice over all rows.
+  // Denominators of PyTorch's percentage columns: "Self CPU time total" is
+  // the sum of selfCpu over all rows; "Self CUDA time total" the sum of
+  // selfDevice over GPU rows that are not annotations (kernels, memcpy,
+  // memset), i.e. each piece of GPU work once.
   TimeNs selfCpuTotal = 0;
   TimeNs selfDeviceTotal = 0;
 
@@ -84,7 +92,8 @@ enum class OpSortKey : std::uint8_t {
 std::optional<OpSortKey> parseOpSortKey(std::string_view key);
 std::vector<std::string> opSortKeyNames();  // the canonical names, for messages
 
-// Sorts descending (ascending for Name); ties broken by name, then device.
+// Sorts descending (ascending for Name); ties go by device total, CPU total,
+// name, device, so the order never depends on hashing.
 void sortOpRows(std::vector<OpRow>& rows, OpSortKey key);
 
 }  // namespace gapscope::analysis

@@ -1,0 +1,235 @@
+// Operator table rules on small built traces: nesting, naming, attribution.
+#include <gtest/gtest.h>
+
+#include "gapscope/analysis/ops_table.h"
+#include "trace_maker.h"
+
+namespace gapscope::analysis {
+namespace {
+
+using testing::TraceMaker;
+
+const OpRow* findRow(const OpTable& t, const std::string& name, OpDevice device) {
+  for (const auto& r : t.rows) {
+    if (r.name == name && r.device == device) return &r;
+  }
+  return nullptr;
+}
+
+const OpRow& row(const OpTable& t, const std::string& name, OpDevice device = OpDevice::Cpu) {
+  const OpRow* r = findRow(t, name, device);
+  if (r == nullptr) throw std::runtime_error("no row " + name);
+  return *r;
+}
+
+TEST(OpsTable, SelfCpuSubtractsFullyNestedChildren) {
+  TraceMaker m;
+  m.cpu("aten::linear", "cpu_op", 0, 100).cpu("aten::t", "cpu_op", 10, 20).cpu("aten::addmm", "cpu_op", 40, 50);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::linear").calls, 1);
+  EXPECT_EQ(row(t, "aten::linear").cpuTotal, 100);
+  EXPECT_EQ(row(t, "aten::linear").selfCpu, 30);
+  EXPECT_EQ(row(t, "aten::t").selfCpu, 20);
+  EXPECT_EQ(t.selfCpuTotal, 100);
+}
+
+TEST(OpsTable, ChildEndingExactlyAtParentEndIsNested) {
+  TraceMaker m;
+  m.cpu("parent", "cpu_op", 0, 100).cpu("child", "cpu_op", 60, 40);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "parent").selfCpu, 60);
+}
+
+TEST(OpsTable, PartialOverlapIsNoNesting) {
+  // b = [50,150) only partly overlaps a = [0,100): not its child. c = [60,70)
+  // lies inside both; the innermost full container, b, is its parent.
+  TraceMaker m;
+  m.cpu("a", "cpu_op", 0, 100).cpu("b", "cpu_op", 50, 100).cpu("c", "cpu_op", 60, 10);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "a").selfCpu, 100);
+  EXPECT_EQ(row(t, "b").selfCpu, 90);
+  EXPECT_EQ(row(t, "c").selfCpu, 10);
+  EXPECT_EQ(t.selfCpuTotal, 200);
+}
+
+TEST(OpsTable, NestingIsPerThread) {
+  TraceMaker m;
+  m.cpu("outer", "cpu_op", 0, 100, kNoCorrelation, 1).cpu("other", "cpu_op", 10, 10, kNoCorrelation, 2);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "outer").selfCpu, 100);
+  EXPECT_EQ(row(t, "other").selfCpu, 10);
+}
+
+TEST(OpsTable, ProfilerStepsFoldIntoOneRow) {
+  TraceMaker m;
+  m.cpu("ProfilerStep#3", "user_annotation", 0, 100).cpu("ProfilerStep#4", "user_annotation", 200, 50);
+  m.cpu("ProfilerStep", "cpu_op", 300, 5);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "ProfilerStep*").calls, 2);
+  EXPECT_EQ(row(t, "ProfilerStep*").cpuTotal, 150);
+  EXPECT_TRUE(row(t, "ProfilerStep*").annotation);
+  EXPECT_EQ(row(t, "ProfilerStep").calls, 1);
+}
+
+TEST(OpsTable, CpuAndGpuEventsOfOneNameStayApart) {
+  TraceMaker m;
+  m.cpu("step", "user_annotation", 0, 100);
+  m.gpu("step", "gpu_user_annotation", 50, 300);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "step", OpDevice::Cpu).cpuTotal, 100);
+  EXPECT_EQ(row(t, "step", OpDevice::Cpu).deviceTotal, 0);
+  EXPECT_EQ(row(t, "step", OpDevice::Gpu).selfDevice, 300);
+  EXPECT_EQ(row(t, "step", OpDevice::Gpu).cpuTotal, 0);
+  // A GPU annotation is a range, not work: it stays out of the GPU total.
+  EXPECT_EQ(t.selfDeviceTotal, 0);
+}
+
+TEST(OpsTable, KernelsGoToTheInnermostOpAroundTheLaunch) {
+  TraceMaker m;
+  m.cpu("ProfilerStep#1", "user_annotation", 0, 1000);
+  m.cpu("aten::linear", "cpu_op", 10, 500).cpu("aten::addmm", "cpu_op", 20, 100).launch(30, 20, 77);
+  m.kernel("gemm", 200, 40, 77);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::addmm").selfDevice, 40);
+  EXPECT_EQ(row(t, "aten::addmm").deviceTotal, 40);
+  EXPECT_EQ(row(t, "aten::linear").selfDevice, 0);
+  EXPECT_EQ(row(t, "aten::linear").deviceTotal, 40);
+  EXPECT_EQ(row(t, "ProfilerStep*").deviceTotal, 40);
+  EXPECT_EQ(row(t, "cudaLaunchKernel").deviceTotal, 0);
+  EXPECT_EQ(row(t, "gemm", OpDevice::Gpu).selfDevice, 40);
+  EXPECT_EQ(row(t, "aten::addmm").selfCpu, 80);
+  EXPECT_EQ(t.selfDeviceTotal, 40);
+}
+
+TEST(OpsTable, PythonFunctionsAreCpuEventsButTakeNoKernels) {
+  // PyTorch links GPU work through the external correlation id that ops and
+  // record_function push; the python tracer pushes none.
+  TraceMaker m;
+  m.cpu("step", "user_annotation", 0, 1000).cpu("model.py(10): forward", "python_function", 10, 500);
+  m.launch(30, 20, 5);
+  m.kernel("triton_kernel", 200, 40, 5);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "step").selfDevice, 40);
+  EXPECT_EQ(row(t, "model.py(10): forward").deviceTotal, 0);
+  EXPECT_EQ(row(t, "model.py(10): forward").cpuTotal, 500);
+  EXPECT_EQ(row(t, "step").selfCpu, 500);
+}
+
+TEST(OpsTable, KernelWithoutLaunchStaysUnattributed) {
+  TraceMaker m;
+  m.cpu("aten::mm", "cpu_op", 0, 100).kernel("orphan", 200, 40, 99);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::mm").deviceTotal, 0);
+  EXPECT_EQ(row(t, "orphan", OpDevice::Gpu).deviceTotal, 40);
+  EXPECT_EQ(t.selfDeviceTotal, 40);
+}
+
+TEST(OpsTable, MemcpyAndMemsetAreAttributedLikeKernels) {
+  TraceMaker m;
+  m.cpu("aten::copy_", "cpu_op", 0, 100).cpu("cudaMemcpyAsync", "cuda_runtime", 10, 20, 3);
+  m.cpu("aten::zero_", "cpu_op", 200, 100).cpu("cudaMemsetAsync", "cuda_runtime", 210, 20, 4);
+  m.gpu("Memcpy HtoD (Pageable -> Device)", "gpu_memcpy", 20, 30, 3);
+  m.gpu("Memset (Device)", "gpu_memset", 220, 5, 4);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::copy_").selfDevice, 30);
+  EXPECT_EQ(row(t, "aten::zero_").selfDevice, 5);
+  EXPECT_EQ(t.selfDeviceTotal, 35);
+}
+
+TEST(OpsTable, ProfilerBookkeepingOpsAreDropped) {
+  TraceMaker m;
+  m.cpu("outer", "cpu_op", 0, 100).cpu("profiler::_record_function_exit", "cpu_op", 10, 30);
+  m.cpu("aten::is_leaf", "cpu_op", 50, 10);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(findRow(t, "profiler::_record_function_exit", OpDevice::Cpu), nullptr);
+  EXPECT_EQ(findRow(t, "aten::is_leaf", OpDevice::Cpu), nullptr);
+  EXPECT_EQ(row(t, "outer").selfCpu, 100);
+}
+
+TEST(OpsTable, KinetoTraceSpanIsNotAnOp) {
+  TraceMaker m;
+  SliceEvent span;
+  span.pid = m.builder().stringId("Spans");
+  span.tid = m.builder().stringId("PyTorch Profiler");
+  span.start = 0;
+  span.dur = 10000;
+  span.name = m.builder().intern("PyTorch Profiler (0)");
+  span.category = m.builder().intern("Trace");
+  m.builder().addComplete(span);
+  m.cpu("aten::mm", "cpu_op", 10, 100);
+  OpTable t = buildOpTable(m.finish());
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0].name, "aten::mm");
+}
+
+TEST(OpsTable, GroupingByShapesSplitsRows) {
+  TraceMaker m;
+  m.cpu("aten::mm", "cpu_op", 0, 10, kNoCorrelation, 1, "[[2, 3], [3, 4]]");
+  m.cpu("aten::mm", "cpu_op", 20, 30, kNoCorrelation, 1, "[[8, 8], [8, 8]]");
+  m.cpu("aten::mm", "cpu_op", 60, 10, kNoCorrelation, 1, "[[2, 3], [3, 4]]");
+  Trace trace = m.finish();
+  EXPECT_EQ(buildOpTable(trace).rows.size(), 1u);
+  OpTable grouped = buildOpTable(trace, OpTableOptions{true});
+  ASSERT_EQ(grouped.rows.size(), 2u);
+  EXPECT_EQ(grouped.rows[0].inputShapes, "[[8, 8], [8, 8]]");  // larger CPU total first
+  EXPECT_EQ(grouped.rows[0].calls, 1);
+  EXPECT_EQ(grouped.rows[1].inputShapes, "[[2, 3], [3, 4]]");
+  EXPECT_EQ(grouped.rows[1].calls, 2);
+  EXPECT_EQ(grouped.rows[1].cpuTotal, 20);
+}
+
+TEST(OpsTable, PercentagesUsePyTorchDenominators) {
+  TraceMaker m;
+  m.cpu("a", "cpu_op", 0, 300).launch(10, 10, 1).cpu("b", "cpu_op", 400, 100);
+  m.kernel("k", 50, 80, 1);
+  m.gpu("a", "gpu_user_annotation", 40, 200);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(t.selfCpuTotal, 400);
+  EXPECT_EQ(t.selfDeviceTotal, 80);
+  EXPECT_DOUBLE_EQ(t.selfCpuPct(row(t, "a")), 72.5);
+  EXPECT_DOUBLE_EQ(t.cpuTotalPct(row(t, "a")), 75.0);
+  EXPECT_DOUBLE_EQ(t.selfDevicePct(row(t, "a")), 100.0);
+  EXPECT_DOUBLE_EQ(t.selfDevicePct(row(t, "a", OpDevice::Gpu)), 250.0);  // as PyTorch prints it
+}
+
+TEST(OpsTable, AveragesRoundToNearestNanosecond) {
+  OpRow r;
+  r.calls = 3;
+  r.cpuTotal = 200;  // 66.67
+  r.deviceTotal = 100;
+  EXPECT_EQ(r.cpuAvg(), 67);
+  EXPECT_EQ(r.deviceAvg(), 33);
+  EXPECT_EQ(OpRow{}.cpuAvg(), 0);
+}
+
+TEST(OpsTable, SortKeys) {
+  EXPECT_EQ(parseOpSortKey("self_cpu"), OpSortKey::SelfCpu);
+  EXPECT_EQ(parseOpSortKey("cuda_time_total"), OpSortKey::DeviceTotal);
+  EXPECT_EQ(parseOpSortKey("self_device_us"), OpSortKey::SelfDevice);
+  EXPECT_EQ(parseOpSortKey("count"), OpSortKey::Calls);
+  EXPECT_FALSE(parseOpSortKey("bogus").has_value());
+  EXPECT_EQ(opSortKeyNames().size(), 8u);
+
+  std::vector<OpRow> rows(3);
+  rows[0].name = "b";
+  rows[0].calls = 5;
+  rows[1].name = "a";
+  rows[1].calls = 5;
+  rows[2].name = "c";
+  rows[2].calls = 9;
+  sortOpRows(rows, OpSortKey::Calls);
+  EXPECT_EQ(rows[0].name, "c");
+  EXPECT_EQ(rows[1].name, "a");  // tie: by name
+  sortOpRows(rows, OpSortKey::Name);
+  EXPECT_EQ(rows[0].name, "a");
+  EXPECT_EQ(rows[2].name, "c");
+}
+
+TEST(OpsTable, EmptyTrace) {
+  OpTable t = buildOpTable(TraceBuilder().finish());
+  EXPECT_TRUE(t.rows.empty());
+  EXPECT_EQ(t.selfCpuTotal, 0);
+}
+
+}  // namespace
+}  // namespace gapscope::analysis
