@@ -58,7 +58,7 @@ enum class SyncKind : std::uint8_t {
   Device,           // cudaDeviceSynchronize, cuCtxSynchronize
   Stream,           // cudaStreamSynchronize, cuStreamSynchronize
   Event,            // cudaEventSynchronize, cuEventSynchronize
-  Memcpy,           // synchronous cudaMemcpy (also a launch), cudaMemset
+  Memcpy,           // synchronous cudaMemcpy and cuMemcpy forms (also launches)
   StreamWaitEvent,  // cudaStreamWaitEvent: blocks a stream, not the thread
 };
 SyncKind syncKindForName(std::string_view callName);
@@ -229,8 +229,9 @@ struct GapAnalysis {
   std::string noGpuReason;  // set when !hasGpuActivity
   std::vector<UtilizationStats> devices;  // sorted by device
   std::vector<UtilizationStats> streams;  // sorted by (device, stream)
-  // Listed gaps (dur >= minGapNs), device gaps and stream gaps, sorted by
-  // (start, device, stream) with device gaps before stream gaps at ties.
+  // Listed gaps (dur >= minGapNs), device by device (in `devices` order):
+  // first the device's own gaps, then each of its streams' gaps (in
+  // `streams` order); each run in time order.
   std::vector<Gap> gaps;
   std::uint64_t unlistedGaps = 0;  // gaps shorter than minGapNs
   std::vector<CpuOpBlame> cpuOps;  // pool behind Gap::cpuOpsBegin/cpuOpsCount

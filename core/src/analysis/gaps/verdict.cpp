@@ -1,0 +1,181 @@
+// The verdict line, the summary hook and gap explanations.
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "gap_context.h"
+
+namespace gapscope::analysis {
+namespace gaps_detail {
+namespace {
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
+  return buf;
+}
+
+// Decimal text of v / 10^digits, rounded half up to `keep` decimals.
+std::string scaled(TimeNs v, int digits, int keep) {
+  bool negative = v < 0;
+  std::uint64_t u = negative ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
+  std::uint64_t unit = 1, drop = 1;
+  for (int i = 0; i < digits; ++i) unit *= 10;
+  for (int i = 0; i < digits - keep; ++i) drop *= 10;
+  u = (u + drop / 2) / drop;  // now in units of 10^-keep
+  std::uint64_t keepUnit = unit / drop;
+  std::string frac = std::to_string(u % keepUnit);
+  frac.insert(0, static_cast<std::size_t>(keep) - frac.size(), '0');
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  std::string out = (negative ? "-" : "") + std::to_string(u / keepUnit);
+  return frac.empty() ? out : out + "." + frac;
+}
+
+struct Totals {
+  TimeNs active = 0;
+  TimeNs busy = 0;
+  IdleByCause idle;
+};
+
+Totals deviceTotals(const GapAnalysis& a) {
+  Totals t;
+  for (const UtilizationStats& d : a.devices) {
+    t.active += d.activeNs();
+    t.busy += d.busyNs;
+    for (std::size_t c = 0; c < kGapCauseCount; ++c) t.idle.ns[c] += d.idle.ns[c];
+  }
+  return t;
+}
+
+GapCause dominantCause(const IdleByCause& idle) {
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < kGapCauseCount; ++c)
+    if (idle.ns[c] > idle.ns[best]) best = c;
+  return static_cast<GapCause>(best);
+}
+
+}  // namespace
+
+std::string formatDuration(TimeNs ns) {
+  TimeNs mag = ns < 0 ? -ns : ns;
+  if (mag < 1000) return std::to_string(ns) + " ns";
+  if (mag < 1000000) return scaled(ns, 3, 3) + " us";
+  if (mag < 1000000000) return scaled(ns, 6, 3) + " ms";
+  return scaled(ns, 9, 3) + " s";
+}
+
+Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
+  Verdict v;
+  if (!a.hasGpuActivity) {
+    v.kind = VerdictKind::NoGpuActivity;
+    v.line = a.noGpuReason.empty() ? "no GPU activity" : a.noGpuReason;
+    return v;
+  }
+  Totals t = deviceTotals(a);
+  v.estimatedSavingNs = t.idle[GapCause::LaunchOverhead];
+  if (t.active <= 0) {
+    v.kind = VerdictKind::GpuBound;
+    v.utilization = 1.0;
+    v.line = "GPU-bound: all GPU work ran back to back with no measurable idle time";
+    return v;
+  }
+  auto share = [&](TimeNs ns) { return static_cast<double>(ns) / static_cast<double>(t.active); };
+  v.utilization = share(t.busy);
+  std::string busy = "busy " + percent(v.utilization);
+  if (v.utilization >= options.busyVerdictThreshold) {
+    v.kind = VerdictKind::GpuBound;
+    v.line = "GPU-bound: the GPU was busy " + percent(v.utilization) + " of the active window";
+  } else {
+    GapCause c = dominantCause(t.idle);
+    std::string p = percent(share(t.idle[c]));
+    switch (c) {
+      case GapCause::LaunchOverhead:
+        v.kind = VerdictKind::LaunchOverheadBound;
+        v.line = "launch-overhead bound: " + p +
+                 " of the active window the GPU waited for the CPU to launch work (" + busy + ")";
+        break;
+      case GapCause::Synchronization:
+        v.kind = VerdictKind::SynchronizationBound;
+        v.line = "synchronisation bound: " + p +
+                 " of the active window the GPU idled while the CPU was blocked in a "
+                 "synchronising call (" + busy + ")";
+        break;
+      case GapCause::Queued:
+        v.kind = VerdictKind::QueueBound;
+        v.line = "queue bound: " + p +
+                 " of the active window the GPU waited although work was queued (" + busy + ")";
+        break;
+      case GapCause::Other:
+        v.kind = VerdictKind::UnexplainedIdle;
+        v.line = "mostly unexplained idle time: " + p +
+                 " of the active window no launch call explains the wait (" + busy + ")";
+        break;
+    }
+  }
+  if (v.estimatedSavingNs > 0)
+    v.line += "; removing launch overhead would save at most " +
+              formatDuration(v.estimatedSavingNs) + " (" + percent(share(v.estimatedSavingNs)) +
+              ")";
+  return v;
+}
+
+}  // namespace gaps_detail
+
+GapSummary summarizeGaps(const GapAnalysis& analysis) {
+  GapSummary s;
+  s.hasGpuActivity = analysis.hasGpuActivity;
+  s.utilization = analysis.verdict.utilization;
+  s.estimatedSavingNs = analysis.verdict.estimatedSavingNs;
+  s.verdict = analysis.verdict.line;
+  for (const UtilizationStats& d : analysis.devices)
+    s.deviceUtilization.emplace_back(d.device, d.utilization());
+  return s;
+}
+
+GapSummary summarizeGaps(const Trace& trace, const GapOptions& options) {
+  GapOptions quick = options;
+  quick.keepLaunches = false;
+  quick.perStep = false;
+  quick.minGapNs = std::numeric_limits<TimeNs>::max();  // totals only, no gap list
+  return summarizeGaps(analyzeGaps(trace, quick));
+}
+
+std::string explainGap(const Trace& trace, const Gap& gap) {
+  using gaps_detail::formatDuration;
+  if (gap.after >= trace.slices.size()) return "no GPU op ends this gap";
+  const Slice& op = trace.slices[gap.after];
+  if (gap.launch == kNoIndex) {
+    if (op.correlation == kNoCorrelation) return "the GPU op that ends the gap has no correlation id";
+    return "no launch call with correlation id " + std::to_string(op.correlation) +
+           " is in the trace";
+  }
+  const Slice& launch = trace.slices[gap.launch];
+  std::string call(trace.str(launch.name));
+  switch (gap.cause) {
+    case GapCause::Synchronization: {
+      std::string sync = gap.syncCall < trace.slices.size()
+                             ? std::string(trace.str(trace.slices[gap.syncCall].name))
+                             : std::string("a synchronising call");
+      if (syncKindForName(sync) == SyncKind::StreamWaitEvent)
+        return "the op waited on another stream through " + sync + " issued before " + call;
+      return "the launching thread was blocked in " + sync + " when the GPU went idle; " + call +
+             " followed " + formatDuration(launch.start - gap.start) + " after the gap began";
+    }
+    case GapCause::LaunchOverhead:
+      if (launch.start >= gap.start)
+        return call + " began " + formatDuration(launch.start - gap.start) +
+               " after the GPU went idle";
+      return call + " was still running when the GPU went idle (it ended " +
+             formatDuration(launch.end() - gap.start) + " into the gap)";
+    case GapCause::Queued:
+      if (gap.before < trace.slices.size() && trace.slices[gap.before].correlation == op.correlation)
+        return "both ops come from one " + call + ": a gap inside the launched graph";
+      return call + " ended " + formatDuration(gap.start - launch.end()) +
+             " before the GPU went idle; the op waited in the queue";
+    case GapCause::Other:
+      break;
+  }
+  return "no launch call explains the gap";
+}
+
+}  // namespace gapscope::analysis
