@@ -1,0 +1,132 @@
+// The track layout of a trace as the timeline shows it: groups (one per
+// process), lanes (one per thread, GPU stream, async track or counter
+// series) and rows (one per nesting depth of a lane).
+//
+// Built once per trace. Slices of a track are sorted by start only and
+// their depths interleave, so each row of a multi-row track gets its own
+// index array here (a one-row track reuses the track's own range): level of
+// detail and hit testing then binary-search one row at a time.
+//
+// Order: CPU processes, then GPU devices, each by sort index then pid;
+// Kineto's own "Spans" / "Traces" processes go last and start collapsed.
+// Processes with nothing to draw (Kineto names GPUs 0..15 even when one is
+// used) get no group.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gapscope/model/trace.h"
+#include "gapscope/model/types.h"
+
+namespace gapscope::timeline {
+
+enum class GroupKind : std::uint8_t {
+  Cpu,       // a host process
+  Gpu,       // a device: its streams
+  Profiler,  // Kineto's own lanes ("Spans", "Traces"): rarely wanted
+};
+
+enum class LaneKind : std::uint8_t { Slices, Counter };
+
+// Slices of one row in start order; a cheap view (pointers into the trace
+// and the layout), valid as long as both live.
+class RowSlices {
+ public:
+  RowSlices() = default;
+  RowSlices(const Slice* all, std::uint32_t first, std::uint32_t count)
+      : all_(all), first_(first), count_(count) {}
+  RowSlices(const Slice* all, const std::uint32_t* indices, std::uint32_t count)
+      : all_(all), indices_(indices), count_(count) {}
+
+  std::uint32_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // Index into Trace::slices of the k-th slice of the row.
+  std::uint32_t sliceIndex(std::uint32_t k) const { return indices_ ? indices_[k] : first_ + k; }
+  const Slice& operator[](std::uint32_t k) const { return all_[sliceIndex(k)]; }
+
+  // First position whose slice starts at or after t.
+  std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from = 0) const;
+  // First position whose slice ends at or after t. Only for disjoint rows,
+  // where ends ascend with starts.
+  std::uint32_t lowerBoundEnd(TimeNs t) const;
+
+ private:
+  const Slice* all_ = nullptr;
+  const std::uint32_t* indices_ = nullptr;
+  std::uint32_t first_ = 0;
+  std::uint32_t count_ = 0;
+};
+
+struct LayoutRow {
+  std::uint32_t lane = kNoIndex;
+  std::uint16_t depth = 0;
+  bool spill = false;     // a row for slices that overlapped without nesting
+  bool disjoint = true;   // no two slices of the row overlap
+  TimeNs maxDuration = 0; // longest slice of the row: bounds backward searches
+  std::uint32_t first = 0;               // contiguous range (when indices is empty)
+  std::uint32_t count = 0;
+  std::vector<std::uint32_t> indices;    // slice indices, sorted by start
+};
+
+struct Lane {
+  LaneKind kind = LaneKind::Slices;
+  std::uint32_t group = kNoIndex;
+  std::uint32_t track = kNoIndex;    // Slices lanes: index into Trace::tracks
+  std::uint32_t counter = kNoIndex;  // Counter lanes: index into Trace::counters
+  std::string name;
+  std::uint32_t firstRow = 0;  // into TimelineLayout::rows()
+  std::uint32_t rowCount = 0;
+  double counterMin = 0;  // Counter lanes: value range, for scaling
+  double counterMax = 0;
+};
+
+struct Group {
+  GroupKind kind = GroupKind::Cpu;
+  std::uint32_t process = kNoIndex;  // index into Trace::processes
+  std::string name;                  // e.g. "python3 (pid 495)", "GPU 0 (python3)"
+  bool collapsedByDefault = false;
+  std::vector<std::uint32_t> lanes;  // indices into TimelineLayout::lanes()
+};
+
+// A stable colour class for a slice: a palette index from a hash of its
+// name (so a name keeps its colour across traces), or one of the fixed
+// classes below. The app maps classes to colours.
+inline constexpr std::uint16_t kNamePaletteSize = 20;
+inline constexpr std::uint16_t kColourMemcpy = kNamePaletteSize;
+inline constexpr std::uint16_t kColourMemset = kNamePaletteSize + 1;
+inline constexpr std::uint16_t kColourLaunch = kNamePaletteSize + 2;  // runtime/driver launch calls
+inline constexpr std::uint16_t kColourClasses = kNamePaletteSize + 3;
+
+// First position of a row whose slice may end at or after t: a binary
+// search on disjoint rows, else a search back by the row's longest slice.
+std::uint32_t firstReaching(const RowSlices& row, const LayoutRow& info, TimeNs t);
+
+class TimelineLayout {
+ public:
+  static TimelineLayout build(const Trace& trace);
+
+  const std::vector<Group>& groups() const { return groups_; }
+  const std::vector<Lane>& lanes() const { return lanes_; }
+  const std::vector<LayoutRow>& rows() const { return rows_; }
+
+  RowSlices rowSlices(const Trace& trace, std::uint32_t row) const;
+  // The lane showing a track; kNoIndex when the track has none.
+  std::uint32_t laneOfTrack(std::uint32_t track) const;
+  // The row a slice is drawn in; kNoIndex when its track has no lane.
+  std::uint32_t rowOfSlice(const Trace& trace, std::uint32_t slice) const;
+  std::uint16_t colourClass(const Slice& s) const;
+
+ private:
+  std::vector<Group> groups_;
+  std::vector<Lane> lanes_;
+  std::vector<LayoutRow> rows_;
+  std::vector<std::uint32_t> laneOfTrack_;
+  std::vector<std::uint8_t> nameColour_;  // per StringId
+};
+
+// Kineto's own process ("Spans", "Traces")? Decided from the pid text and name.
+bool isProfilerProcess(const Trace& trace, const Process& p);
+
+}  // namespace gapscope::timeline

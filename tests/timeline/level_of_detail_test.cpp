@@ -1,0 +1,221 @@
+#include "gapscope/timeline/level_of_detail.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "gapscope/model/trace_builder.h"
+
+using namespace gapscope;
+using namespace gapscope::timeline;
+
+namespace {
+
+struct Span {
+  TimeNs start;
+  TimeNs dur;
+  const char* name;
+};
+
+// One CPU thread holding `spans` (nesting decided by the builder).
+Trace threadTrace(const std::vector<Span>& spans) {
+  TraceBuilder b;
+  for (const auto& s : spans) {
+    SliceEvent e;
+    e.pid = b.numericId(1);
+    e.tid = b.numericId(1);
+    e.start = s.start;
+    e.dur = s.dur;
+    e.name = b.intern(s.name);
+    e.category = b.intern("cpu_op");
+    b.addComplete(e);
+  }
+  return b.finish();
+}
+
+// Pixels [0, width) that some slice of the row touches, by brute force.
+std::set<int> occupiedPixels(const RowSlices& row, const TimeScale& scale) {
+  std::set<int> px;
+  for (std::uint32_t k = 0; k < row.size(); ++k) {
+    const double x0 = scale.toPixel(row[k].start);
+    const double x1 = scale.toPixel(row[k].end());
+    const int a = static_cast<int>(std::floor(x0));
+    const int b = static_cast<int>(std::max(std::ceil(x1), std::floor(x0) + 1));
+    for (int p = std::max(a, 0); p < std::min(b, static_cast<int>(scale.width())); ++p) px.insert(p);
+  }
+  return px;
+}
+
+std::set<int> markedPixels(const std::vector<SliceRect>& rects, const TimeScale& scale) {
+  std::set<int> px;
+  for (const auto& r : rects) {
+    const int a = static_cast<int>(std::floor(r.x0));
+    const int b = static_cast<int>(std::max(std::ceil(r.x1), std::floor(r.x0) + 1));
+    for (int p = std::max(a, 0); p < std::min(b, static_cast<int>(scale.width())); ++p) px.insert(p);
+  }
+  return px;
+}
+
+}  // namespace
+
+TEST(LevelOfDetail, WideSlicesAreDrawnExactly) {
+  const Trace t = threadTrace({{100, 200, "a"}, {400, 100, "b"}});
+  const auto layout = TimelineLayout::build(t);
+  const auto scale = TimeScale::fit(0, 1000, 100);  // 10 ns per pixel
+  std::vector<SliceRect> rects;
+  computeRowRects(t, layout, 0, scale, rects);
+  ASSERT_EQ(rects.size(), 2u);
+  EXPECT_FLOAT_EQ(rects[0].x0, 10);
+  EXPECT_FLOAT_EQ(rects[0].x1, 30);
+  EXPECT_FALSE(rects[0].merged);
+  EXPECT_EQ(t.str(t.slices[rects[0].slice].name), "a");
+  EXPECT_FLOAT_EQ(rects[1].x0, 40);
+  EXPECT_FLOAT_EQ(rects[1].x1, 50);
+  EXPECT_EQ(rects[1].colour, layout.colourClass(t.slices[rects[1].slice]));
+}
+
+TEST(LevelOfDetail, SubPixelRunsMergeAndTheWidestDecidesTheColour) {
+  // 10 ns per pixel: every slice is narrower than a pixel; they touch
+  // neighbouring pixels so they form one run.
+  const Trace t = threadTrace({{100, 1, "thin"}, {112, 8, "wide"}, {121, 2, "thin"}});
+  const auto layout = TimelineLayout::build(t);
+  const auto scale = TimeScale::fit(0, 1000, 100);
+  std::vector<SliceRect> rects;
+  computeRowRects(t, layout, 0, scale, rects);
+  ASSERT_EQ(rects.size(), 1u);
+  EXPECT_TRUE(rects[0].merged);
+  EXPECT_FLOAT_EQ(rects[0].x0, 10);
+  EXPECT_FLOAT_EQ(rects[0].x1, 13);
+  EXPECT_EQ(t.str(t.slices[rects[0].slice].name), "wide");
+  EXPECT_EQ(rects[0].colour, layout.colourClass(t.slices[rects[0].slice]));
+}
+
+TEST(LevelOfDetail, SeparateRunsStaySeparate) {
+  const Trace t = threadTrace({{100, 1, "a"}, {500, 1, "b"}});
+  const auto layout = TimelineLayout::build(t);
+  std::vector<SliceRect> rects;
+  computeRowRects(t, layout, 0, TimeScale::fit(0, 1000, 100), rects);
+  ASSERT_EQ(rects.size(), 2u);
+  EXPECT_FLOAT_EQ(rects[0].x0, 10);
+  EXPECT_FLOAT_EQ(rects[0].x1, 11);  // at least one pixel
+  EXPECT_FLOAT_EQ(rects[1].x0, 50);
+}
+
+TEST(LevelOfDetail, OnlyTheVisibleWindowIsDrawnAndClipped) {
+  const Trace t = threadTrace({{0, 100, "before"}, {150, 1000, "across"}, {5000, 10, "after"}});
+  const auto layout = TimelineLayout::build(t);
+  const auto scale = TimeScale::fit(200, 300, 100);
+  std::vector<SliceRect> rects;
+  computeRowRects(t, layout, 0, scale, rects);
+  ASSERT_EQ(rects.size(), 1u);
+  EXPECT_EQ(t.str(t.slices[rects[0].slice].name), "across");
+  EXPECT_FLOAT_EQ(rects[0].x0, -1);
+  EXPECT_FLOAT_EQ(rects[0].x1, 101);
+}
+
+TEST(LevelOfDetail, AWideSliceAfterATinyOneInTheSamePixelIsNotSkipped) {
+  // The jump to the next pixel must not swallow the slice that starts in
+  // this pixel and reaches far beyond it.
+  const Trace t = threadTrace({{100, 1, "tiny"}, {104, 500, "long"}, {700, 1, "tiny"}});
+  const auto layout = TimelineLayout::build(t);
+  std::vector<SliceRect> rects;
+  computeRowRects(t, layout, 0, TimeScale::fit(0, 1000, 100), rects);
+  bool sawLong = false;
+  for (const auto& r : rects) {
+    if (t.str(t.slices[r.slice].name) == "long") {
+      sawLong = true;
+      EXPECT_FALSE(r.merged);
+      EXPECT_FLOAT_EQ(r.x1, 60.4f);
+    }
+  }
+  EXPECT_TRUE(sawLong);
+}
+
+TEST(LevelOfDetail, EveryOccupiedPixelAndNothingElseIsMarked) {
+  std::mt19937_64 rng(42);
+  for (int round = 0; round < 40; ++round) {
+    std::vector<Span> spans;
+    TimeNs t = 0;
+    std::geometric_distribution<TimeNs> gap(0.05), dur(round % 2 ? 0.002 : 0.2);
+    const char* names[] = {"a", "b", "c"};
+    for (int i = 0; i < 3000; ++i) {
+      t += 1 + gap(rng);  // never touching: touching slices could nest
+      const TimeNs d = 1 + dur(rng);
+      spans.push_back({t, d, names[i % 3]});
+      t += d;
+    }
+    const Trace trace = threadTrace(spans);
+    const auto layout = TimelineLayout::build(trace);
+    ASSERT_EQ(layout.rows().size(), 1u);
+    std::uniform_real_distribution<double> zoom(0.05, 50.0);
+    std::uniform_int_distribution<TimeNs> start(-100, t);
+    const TimeScale scale(start(rng), zoom(rng), 640);
+    std::vector<SliceRect> rects;
+    computeRowRects(trace, layout, 0, scale, rects);
+    EXPECT_EQ(markedPixels(rects, scale), occupiedPixels(layout.rowSlices(trace, 0), scale))
+        << "round " << round;
+    EXPECT_LE(rects.size(), 641u);
+    for (std::size_t i = 1; i < rects.size(); ++i) EXPECT_LE(rects[i - 1].x0, rects[i].x0);
+  }
+}
+
+TEST(LevelOfDetail, OverlappingRowsAreDrawnWithoutJumping) {
+  // Nested slices viewed as one row overlap: the slow path must still mark
+  // every occupied pixel.
+  const Trace t = threadTrace({{0, 1000, "outer"}, {10, 1, "in1"}, {2000, 3, "x"}, {2001, 1, "y"}});
+  const auto layout = TimelineLayout::build(t);
+  const RowSlices all(t.slices.data(), 0u, static_cast<std::uint32_t>(t.slices.size()));
+  LayoutRow info;
+  info.disjoint = false;
+  info.maxDuration = 1000;
+  const auto scale = TimeScale::fit(500, 2500, 200);
+  std::vector<SliceRect> rects;
+  computeRowRects(all, info, layout, scale, rects);
+  EXPECT_EQ(markedPixels(rects, scale), occupiedPixels(all, scale));
+}
+
+TEST(LevelOfDetail, AMillionTinySlicesBecomeAtMostOneMarkPerPixel) {
+  std::vector<Span> spans;
+  spans.reserve(1000000);
+  for (TimeNs i = 0; i < 1000000; ++i) spans.push_back({i * 10, 5, "k"});
+  const Trace t = threadTrace(spans);
+  const auto layout = TimelineLayout::build(t);
+  std::vector<SliceRect> rects;
+  computeRowRects(t, layout, 0, TimeScale::fit(0, 10000000, 1000), rects);
+  // Every pixel is occupied: one run across the whole width.
+  ASSERT_EQ(rects.size(), 1u);
+  EXPECT_TRUE(rects[0].merged);
+  EXPECT_FLOAT_EQ(rects[0].x0, 0);
+  EXPECT_FLOAT_EQ(rects[0].x1, 1000);
+}
+
+TEST(CounterBars, HoldValuesAndKeepPeaksPerPixel) {
+  CounterSeries c;
+  c.ts = {0, 100, 105, 200};
+  c.values = {1, 9, 2, 4};
+  std::vector<CounterBar> bars;
+  computeCounterBars(c, TimeScale::fit(0, 300, 30), bars);  // 10 ns per pixel
+  ASSERT_EQ(bars.size(), 4u);
+  EXPECT_FLOAT_EQ(bars[0].x0, 0);
+  EXPECT_FLOAT_EQ(bars[0].x1, 10);
+  EXPECT_DOUBLE_EQ(bars[0].value, 1);
+  EXPECT_DOUBLE_EQ(bars[1].value, 9);  // the 5 ns peak survives in pixel 10
+  EXPECT_FLOAT_EQ(bars[1].x1, 11);
+  EXPECT_DOUBLE_EQ(bars[2].value, 2);
+  EXPECT_FLOAT_EQ(bars[2].x1, 20);
+  EXPECT_DOUBLE_EQ(bars[3].value, 4);  // the last sample: one pixel
+  EXPECT_FLOAT_EQ(bars[3].x1, 21);
+}
+
+TEST(CounterBars, StartWithTheSampleInForce) {
+  CounterSeries c;
+  c.ts = {0, 1000};
+  c.values = {7, 3};
+  std::vector<CounterBar> bars;
+  computeCounterBars(c, TimeScale::fit(500, 600, 10), bars);
+  ASSERT_EQ(bars.size(), 1u);
+  EXPECT_DOUBLE_EQ(bars[0].value, 7);
+  EXPECT_FLOAT_EQ(bars[0].x1, 10);
+}

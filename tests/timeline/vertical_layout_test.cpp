@@ -1,0 +1,85 @@
+#include "gapscope/timeline/vertical_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "trace_fixture.h"
+
+using namespace gapscope;
+using namespace gapscope::timeline;
+using gapscope::testing::TraceFixture;
+
+TEST(VerticalLayout, StacksHeadersLanesAndRows) {
+  TraceFixture f;
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  VerticalMetrics m;
+  m.groupHeader = 20;
+  m.rowHeight = 10;
+  m.counterHeight = 30;
+  m.laneGap = 2;
+  const VerticalLayout v(layout, {}, m);
+  // CPU: header 20, main 3 rows (30) + gap, worker 1 row + gap, counter 30 + gap.
+  const auto& cpu = layout.groups()[0];
+  EXPECT_DOUBLE_EQ(v.groupY(0), 0);
+  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[0]), 20);
+  EXPECT_DOUBLE_EQ(v.laneHeight(cpu.lanes[0]), 30);
+  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[1]), 52);
+  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[2]), 64);
+  EXPECT_DOUBLE_EQ(v.laneHeight(cpu.lanes[2]), 30);
+  EXPECT_DOUBLE_EQ(v.groupY(1), 96);
+  // GPU: header + 2 streams; Spans: header + 1 row.
+  EXPECT_DOUBLE_EQ(v.groupY(2), 96 + 20 + 2 * 12);
+  EXPECT_DOUBLE_EQ(v.totalHeight(), 140 + 20 + 12);
+}
+
+TEST(VerticalLayout, CollapsedGroupsShowOnlyTheirHeader) {
+  TraceFixture f;
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  std::vector<bool> collapsed(layout.groups().size(), false);
+  collapsed[0] = true;
+  const VerticalLayout v(layout, collapsed, VerticalMetrics{});
+  EXPECT_TRUE(v.groupCollapsed(0));
+  EXPECT_DOUBLE_EQ(v.groupY(1), VerticalMetrics{}.groupHeader);
+  for (std::uint32_t l : layout.groups()[0].lanes) EXPECT_DOUBLE_EQ(v.laneHeight(l), 0);
+  const auto rows = v.rowsBetween(0, 1e9);
+  for (std::uint32_t r : rows) EXPECT_NE(layout.lanes()[layout.rows()[r].lane].group, 0u);
+}
+
+TEST(VerticalLayout, HitTestFindsHeadersRowsAndGaps) {
+  TraceFixture f;
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  VerticalMetrics m;
+  m.groupHeader = 20;
+  m.rowHeight = 10;
+  m.laneGap = 2;
+  const VerticalLayout v(layout, {}, m);
+  auto h = v.hitTest(5);
+  EXPECT_TRUE(h.header);
+  EXPECT_EQ(h.group, 0u);
+  h = v.hitTest(35);  // main thread, second row
+  EXPECT_FALSE(h.header);
+  EXPECT_EQ(h.lane, layout.groups()[0].lanes[0]);
+  EXPECT_EQ(h.row, layout.lanes()[h.lane].firstRow + 1);
+  h = v.hitTest(51);  // the gap after the main thread
+  EXPECT_EQ(h.row, kNoIndex);
+  EXPECT_EQ(h.group, 0u);
+  EXPECT_EQ(v.hitTest(-1).group, kNoIndex);
+  EXPECT_EQ(v.hitTest(v.totalHeight()).group, kNoIndex);
+}
+
+TEST(VerticalLayout, RowsBetweenReturnsOnlyOverlappingRows) {
+  TraceFixture f;
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  VerticalMetrics m;
+  m.groupHeader = 20;
+  m.rowHeight = 10;
+  m.laneGap = 2;
+  const VerticalLayout v(layout, {}, m);
+  const auto rows = v.rowsBetween(25, 45);  // rows at 20, 30, 40
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(v.rowY(rows[0]), 20);
+  EXPECT_DOUBLE_EQ(v.rowY(rows[2]), 40);
+}
