@@ -1,0 +1,119 @@
+// The gap analysis on the real traces of tests/data (see its PROVENANCE.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/io/chrome_reader.h"
+
+using namespace gapscope;
+using namespace gapscope::analysis;
+
+namespace {
+
+const std::string kData = GAPSCOPE_TEST_DATA_DIR;
+
+Trace load(const std::string& relative) {
+  io::LoadResult r = io::loadChromeTrace(kData + "/" + relative);
+  EXPECT_TRUE(r.ok()) << relative << ": " << r.error;
+  EXPECT_TRUE(r.trace.has_value()) << relative;
+  return r.trace ? std::move(*r.trace) : Trace{};
+}
+
+void expectConsistent(const GapAnalysis& a, const std::string& what) {
+  auto check = [&](const UtilizationStats& s) {
+    EXPECT_EQ(s.busyNs + s.idle.total(), s.activeNs()) << what;
+    EXPECT_EQ(s.hta.total(), s.idleNs()) << what;
+    EXPECT_GE(s.utilization(), 0.0) << what;
+    EXPECT_LE(s.utilization(), 1.0) << what;
+  };
+  for (const auto& d : a.devices) check(d);
+  for (const auto& s : a.streams) check(s);
+  for (const auto& step : a.steps)
+    for (const auto& d : step.devices) check(d);
+  EXPECT_FALSE(a.verdict.line.empty()) << what;
+}
+
+bool namesAtenOp(const Trace& t, const std::vector<CpuOpBlame>& ops) {
+  for (const auto& op : ops)
+    if (!op.isUntraced && t.str(op.name).rfind("aten::", 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(GapRealTraces, SplitStackEagerIsLaunchOverheadBoundAndBlamesItsCpuOps) {
+  Trace t = load("h200/split_stack_eager.json");
+  GapAnalysis a = analyzeGaps(t);
+  ASSERT_TRUE(a.hasGpuActivity);
+  EXPECT_EQ(a.verdict.kind, VerdictKind::LaunchOverheadBound) << a.verdict.line;
+  EXPECT_LT(a.verdict.utilization, 0.5);
+  ASSERT_EQ(a.devices.size(), 1u);
+  const IdleByCause& idle = a.devices[0].idle;
+  EXPECT_GT(idle[GapCause::LaunchOverhead], idle[GapCause::Synchronization]);
+  EXPECT_GT(idle[GapCause::LaunchOverhead], idle[GapCause::Queued]);
+  EXPECT_GT(idle[GapCause::LaunchOverhead], idle[GapCause::Other]);
+  EXPECT_EQ(a.verdict.estimatedSavingNs, idle[GapCause::LaunchOverhead]);
+  // The overhead lands on the CPU ops of the launching thread.
+  EXPECT_TRUE(namesAtenOp(t, a.overheadCpuOps));
+  bool launchCallBlamed = false;
+  for (const auto& op : a.overheadCpuOps)
+    launchCallBlamed = launchCallBlamed || t.str(op.name) == "cudaLaunchKernel";
+  EXPECT_TRUE(launchCallBlamed);
+  std::size_t overheadGapsWithAtenOps = 0;
+  for (const Gap& g : a.gaps)
+    if (g.cause == GapCause::LaunchOverhead && namesAtenOp(t, cpuOpsOf(a, g))) ++overheadGapsWithAtenOps;
+  EXPECT_GT(overheadGapsWithAtenOps, 10u);
+  // Three ProfilerStep#N with their own figures; every launch found its work.
+  EXPECT_EQ(a.steps.size(), 3u);
+  EXPECT_GT(a.launchStats.count, 100u);
+  EXPECT_EQ(a.launchStats.unmatched, 0u);
+  EXPECT_GT(a.launchStats.shortKernels, 0u);
+  expectConsistent(a, "split_stack_eager");
+}
+
+TEST(GapRealTraces, CombinedEagerKeepsTheGpuBusierThanSplitStack) {
+  Trace split = load("h200/split_stack_eager.json");
+  Trace combined = load("h200/combined_eager.json");
+  GapAnalysis s = analyzeGaps(split);
+  GapAnalysis c = analyzeGaps(combined);
+  ASSERT_TRUE(c.hasGpuActivity);
+  EXPECT_GT(c.verdict.utilization, s.verdict.utilization);
+  EXPECT_LT(c.launchStats.count, s.launchStats.count);
+  expectConsistent(c, "combined_eager");
+}
+
+TEST(GapRealTraces, EveryTestTraceIsAnalysedWithoutError) {
+  std::size_t traces = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kData)) {
+    std::string path = entry.path().string();
+    bool json = path.size() > 5 && path.substr(path.size() - 5) == ".json";
+    bool gz = path.size() > 8 && path.substr(path.size() - 8) == ".json.gz";
+    if (!entry.is_regular_file() || !(json || gz) || path.find(".oracle.") != std::string::npos)
+      continue;
+    io::LoadResult r = io::loadChromeTrace(path);
+    if (!r.trace) continue;  // the reader's own tests cover files it rejects
+    GapAnalysis a = analyzeGaps(*r.trace);
+    expectConsistent(a, path);
+    for (const Gap& g : a.gaps) EXPECT_FALSE(explainGap(*r.trace, g).empty());
+    ++traces;
+  }
+  EXPECT_GE(traces, 14u);
+}
+
+TEST(GapRealTraces, PublicTracesShowTheirLaunchKinds) {
+  Trace triton = load("public/hta-triton-example/triton_example.json.gz");
+  GapAnalysis a = analyzeGaps(triton);
+  EXPECT_EQ(a.launchStats.byKind[static_cast<std::size_t>(LaunchKind::DriverKernel)], 1u);
+
+  Trace alexnet = load("public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz");
+  GapAnalysis b = analyzeGaps(alexnet);
+  EXPECT_GT(b.launchStats.byKind[static_cast<std::size_t>(LaunchKind::Memcpy)], 0u);
+  EXPECT_GT(b.launchStats.byKind[static_cast<std::size_t>(LaunchKind::Memset)], 0u);
+
+  Trace cpuOnly = load("public/cat-unclosed-slices-array/main_thread_has_unclosed_slices.json");
+  GapAnalysis c = analyzeGaps(cpuOnly);
+  EXPECT_FALSE(c.hasGpuActivity);
+  EXPECT_EQ(c.verdict.kind, VerdictKind::NoGpuActivity);
+}
