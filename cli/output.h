@@ -25,6 +25,12 @@ OutputFormat formatOption(const Args& args);
 // --limit N (default: no limit, returned as SIZE_MAX); throws
 // std::invalid_argument when N is not a non-negative integer.
 std::size_t limitOption(const Args& args);
+// Shortens `rows` to --limit.
+template <typename Row>
+void applyLimit(std::vector<Row>& rows, const Args& args) {
+  const std::size_t limit = limitOption(args);
+  if (rows.size() > limit) rows.resize(limit);
+}
 
 // Exact decimal microseconds of integer nanoseconds, trailing zeros dropped:
 // 1920 -> "1.92", 1000 -> "1", -5 -> "-0.005".
@@ -64,7 +70,8 @@ std::string csvField(std::string_view text);
 void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields);
 
 // Pretty-printed (indent 2) JSON plus a newline; invalid UTF-8 is replaced,
-// never thrown on.
+// never thrown on. ordered_json keeps fields in the order they were added.
 void writeJson(std::ostream& out, const nlohmann::json& value);
+void writeJson(std::ostream& out, const nlohmann::ordered_json& value);
 
 }  // namespace gapscope::cli

@@ -60,6 +60,39 @@ TEST(OpsTable, NestingIsPerThread) {
   EXPECT_EQ(row(t, "other").selfCpu, 10);
 }
 
+TEST(OpsTable, ProfilerOverheadJoinsTheThreadItInterrupted) {
+  // Kineto writes "Activity Buffer Request" on pid -1; PyTorch counts it as
+  // a child of the op running on the thread then. Its kernel-less share of
+  // the op's time leaves the op's self CPU.
+  TraceMaker m;
+  m.cpu("aten::pow", "cpu_op", 0, 1000, kNoCorrelation, 1).launch(900, 50, 8, 1);
+  m.kernel("pow_kernel", 1000, 70, 8);
+  SliceEvent overhead;
+  overhead.pid = m.builder().numericId(-1);
+  overhead.tid = m.builder().numericId(0);
+  overhead.start = 100;
+  overhead.dur = 700;
+  overhead.name = m.builder().intern("Activity Buffer Request");
+  overhead.category = m.builder().intern("overhead");
+  m.builder().addComplete(overhead);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::pow").selfCpu, 250);
+  EXPECT_EQ(row(t, "aten::pow").deviceTotal, 70);  // no double counting through the overhead
+  EXPECT_EQ(row(t, "Activity Buffer Request").selfCpu, 700);
+  EXPECT_EQ(row(t, "Activity Buffer Request").deviceTotal, 0);
+  EXPECT_EQ(t.selfCpuTotal, 1000);
+}
+
+TEST(OpsTable, ProfilerOverheadStaysAloneWhenTheThreadIsAmbiguous) {
+  TraceMaker m;
+  m.cpu("a", "cpu_op", 0, 1000, kNoCorrelation, 1).cpu("b", "cpu_op", 0, 1000, kNoCorrelation, 2);
+  m.cpu("Activity Buffer Request", "overhead", 100, 700, kNoCorrelation, 3);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "a").selfCpu, 1000);
+  EXPECT_EQ(row(t, "b").selfCpu, 1000);
+  EXPECT_EQ(row(t, "Activity Buffer Request").selfCpu, 700);
+}
+
 TEST(OpsTable, ProfilerStepsFoldIntoOneRow) {
   TraceMaker m;
   m.cpu("ProfilerStep#3", "user_annotation", 0, 100).cpu("ProfilerStep#4", "user_annotation", 200, 50);

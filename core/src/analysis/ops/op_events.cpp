@@ -52,40 +52,109 @@ std::vector<OpEventClass> classifyOpEvents(const Trace& trace) {
   return classes;
 }
 
+namespace {
+
+using EventLists = std::vector<std::vector<std::uint32_t>>;  // per track: CPU events
+
+void sortEvents(const Trace& trace, std::vector<std::uint32_t>& events) {
+  // Tracks are stored sorted this way already; the stable sort keeps equal
+  // events in file order, as Python's sort does.
+  std::stable_sort(events.begin(), events.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Slice& x = trace.slices[a];
+    const Slice& y = trace.slices[b];
+    if (x.start != y.start) return x.start < y.start;
+    return x.end() > y.end();
+  });
+}
+
+void nestTrack(const Trace& trace, const std::vector<std::uint32_t>& events, std::vector<std::uint32_t>& parent) {
+  std::vector<std::uint32_t> open;
+  for (std::uint32_t i : events) {
+    const Slice& s = trace.slices[i];
+    parent[i] = kNoIndex;
+    while (!open.empty()) {
+      const Slice& top = trace.slices[open.back()];
+      if (s.start >= top.end() || s.end() > top.end()) {
+        open.pop_back();
+        continue;
+      }
+      parent[i] = open.back();
+      break;
+    }
+    open.push_back(i);
+  }
+}
+
+// True when some event of `events` (nested into `parent`) contains `inner` fully.
+bool trackContains(const Trace& trace, const std::vector<std::uint32_t>& events,
+                   const std::vector<std::uint32_t>& parent, const Slice& inner) {
+  auto it = std::upper_bound(events.begin(), events.end(), inner.start,
+                             [&](TimeNs t, std::uint32_t i) { return t < trace.slices[i].start; });
+  if (it == events.begin()) return false;
+  for (std::uint32_t i = *(it - 1); i != kNoIndex; i = parent[i]) {
+    const Slice& s = trace.slices[i];
+    if (s.start <= inner.start && inner.end() <= s.end()) return true;
+  }
+  return false;
+}
+
+// Kineto exports its own overhead ("Activity Buffer Request", category
+// "overhead") on pid -1 with no thread. PyTorch moves such an event onto the
+// thread of the op it interrupted. Without the link we do the same when
+// exactly one other thread has an event around it.
+bool isProfilerOverhead(const Trace& trace, const Slice& s) { return trace.str(s.category) == "overhead"; }
+
+std::uint32_t adoptingTrack(const Trace& trace, const EventLists& lists, const std::vector<std::uint32_t>& parent,
+                            const Slice& overhead) {
+  std::uint32_t found = kNoIndex;
+  for (std::uint32_t t = 0; t < lists.size(); ++t) {
+    if (t == overhead.track || !trackContains(trace, lists[t], parent, overhead)) continue;
+    if (found != kNoIndex) return kNoIndex;  // ambiguous: leave it where it is
+    found = t;
+  }
+  return found;
+}
+
+void adoptProfilerOverhead(const Trace& trace, EventLists& lists, std::vector<std::uint32_t>& parent) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> moves;  // (event, new track)
+  for (const auto& events : lists) {
+    for (std::uint32_t i : events) {
+      const Slice& s = trace.slices[i];
+      if (!isProfilerOverhead(trace, s)) continue;
+      std::uint32_t track = adoptingTrack(trace, lists, parent, s);
+      if (track != kNoIndex) moves.emplace_back(i, track);
+    }
+  }
+  std::vector<bool> touched(lists.size(), false);
+  for (auto [event, track] : moves) {
+    auto& from = lists[trace.slices[event].track];
+    from.erase(std::find(from.begin(), from.end(), event));
+    lists[track].push_back(event);
+    touched[trace.slices[event].track] = touched[track] = true;
+  }
+  for (std::uint32_t t = 0; t < lists.size(); ++t) {
+    if (!touched[t]) continue;
+    sortEvents(trace, lists[t]);
+    nestTrack(trace, lists[t], parent);
+  }
+}
+
+}  // namespace
+
 CpuForest buildCpuForest(const Trace& trace, const std::vector<OpEventClass>& classes) {
   CpuForest forest;
   forest.parent.assign(trace.slices.size(), kNoIndex);
-  std::vector<std::uint32_t> events;
-  std::vector<std::uint32_t> open;
-  for (const Track& track : trace.tracks) {
-    events.clear();
+  EventLists lists(trace.tracks.size());
+  for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& track = trace.tracks[t];
     for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
-      if (classes[i] == OpEventClass::Cpu) events.push_back(i);
+      if (classes[i] == OpEventClass::Cpu) lists[t].push_back(i);
     }
-    // Tracks are stored sorted this way already; the stable sort keeps
-    // equal events in file order, as Python's sort does.
-    std::stable_sort(events.begin(), events.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const Slice& x = trace.slices[a];
-      const Slice& y = trace.slices[b];
-      if (x.start != y.start) return x.start < y.start;
-      return x.end() > y.end();
-    });
-    open.clear();
-    for (std::uint32_t i : events) {
-      const Slice& s = trace.slices[i];
-      while (!open.empty()) {
-        const Slice& top = trace.slices[open.back()];
-        if (s.start >= top.end() || s.end() > top.end()) {
-          open.pop_back();
-          continue;
-        }
-        forest.parent[i] = open.back();
-        break;
-      }
-      open.push_back(i);
-      forest.preorder.push_back(i);
-    }
+    sortEvents(trace, lists[t]);
+    nestTrack(trace, lists[t], forest.parent);
   }
+  adoptProfilerOverhead(trace, lists, forest.parent);
+  for (const auto& events : lists) forest.preorder.insert(forest.preorder.end(), events.begin(), events.end());
   return forest;
 }
 

@@ -23,6 +23,9 @@ std::vector<OpEventClass> classifyOpEvents(const Trace& trace);
 // not fit into fully. So a parent contains its child entirely, and an event
 // that only partly overlaps its predecessor ends that predecessor's run of
 // children. GPU and skipped slices take no part.
+// Kineto's profiler-overhead events (category "overhead", exported on pid -1
+// without a thread) join the one thread that has an event around them, as
+// PyTorch places them on the thread they interrupted.
 struct CpuForest {
   std::vector<std::uint32_t> parent;  // per slice: the CPU parent or kNoIndex
   // CPU events, parents before their children (track by track).
