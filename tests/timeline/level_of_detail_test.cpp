@@ -70,10 +70,10 @@ TEST(LevelOfDetail, WideSlicesAreDrawnExactly) {
   EXPECT_FLOAT_EQ(rects[0].x0, 10);
   EXPECT_FLOAT_EQ(rects[0].x1, 30);
   EXPECT_FALSE(rects[0].merged);
-  EXPECT_EQ(t.str(t.slices[rects[0].slice].name), "a");
+  EXPECT_EQ(t.str(t.slices[rects[0].index].name), "a");
   EXPECT_FLOAT_EQ(rects[1].x0, 40);
   EXPECT_FLOAT_EQ(rects[1].x1, 50);
-  EXPECT_EQ(rects[1].colour, layout.colourClass(t.slices[rects[1].slice]));
+  EXPECT_EQ(rects[1].colour, layout.colourClass(t.slices[rects[1].index]));
 }
 
 TEST(LevelOfDetail, SubPixelRunsMergeAndTheWidestDecidesTheColour) {
@@ -88,8 +88,8 @@ TEST(LevelOfDetail, SubPixelRunsMergeAndTheWidestDecidesTheColour) {
   EXPECT_TRUE(rects[0].merged);
   EXPECT_FLOAT_EQ(rects[0].x0, 10);
   EXPECT_FLOAT_EQ(rects[0].x1, 13);
-  EXPECT_EQ(t.str(t.slices[rects[0].slice].name), "wide");
-  EXPECT_EQ(rects[0].colour, layout.colourClass(t.slices[rects[0].slice]));
+  EXPECT_EQ(t.str(t.slices[rects[0].index].name), "wide");
+  EXPECT_EQ(rects[0].colour, layout.colourClass(t.slices[rects[0].index]));
 }
 
 TEST(LevelOfDetail, SeparateRunsStaySeparate) {
@@ -110,7 +110,7 @@ TEST(LevelOfDetail, OnlyTheVisibleWindowIsDrawnAndClipped) {
   std::vector<SliceRect> rects;
   computeRowRects(t, layout, 0, scale, rects);
   ASSERT_EQ(rects.size(), 1u);
-  EXPECT_EQ(t.str(t.slices[rects[0].slice].name), "across");
+  EXPECT_EQ(t.str(t.slices[rects[0].index].name), "across");
   EXPECT_FLOAT_EQ(rects[0].x0, -1);
   EXPECT_FLOAT_EQ(rects[0].x1, 101);
 }
@@ -124,7 +124,7 @@ TEST(LevelOfDetail, AWideSliceAfterATinyOneInTheSamePixelIsNotSkipped) {
   computeRowRects(t, layout, 0, TimeScale::fit(0, 1000, 100), rects);
   bool sawLong = false;
   for (const auto& r : rects) {
-    if (t.str(t.slices[r.slice].name) == "long") {
+    if (t.str(t.slices[r.index].name) == "long") {
       sawLong = true;
       EXPECT_FALSE(r.merged);
       EXPECT_FLOAT_EQ(r.x1, 60.4f);

@@ -1,5 +1,7 @@
 #include "gapscope/timeline/level_of_detail.h"
 
+#include "interval_lod.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,74 +10,18 @@ namespace gapscope::timeline {
 
 namespace {
 
-// A run of sub-pixel slices being merged into one rectangle.
-struct Run {
-  bool active = false;
-  double x0 = 0;  // whole pixels
-  double x1 = 0;
-  std::uint32_t widest = 0;
-  TimeNs widestDur = -1;
-  std::uint16_t colour = 0;
-};
-
-class RowPainter {
- public:
-  RowPainter(const RowSlices& row, const TimelineLayout& layout, const TimeScale& scale,
-             std::vector<SliceRect>& out)
-      : row_(row), layout_(layout), scale_(scale), out_(out) {}
-
-  // Handles position k; returns the next position to look at.
-  std::uint32_t step(std::uint32_t k, bool mayJump) {
-    const Slice& s = row_[k];
-    const double x0 = scale_.toPixel(s.start);
-    const double x1 = scale_.toPixel(s.end());
-    if (x1 - x0 >= kMinRectPx) {
-      flush();
-      emit(x0, x1, row_.sliceIndex(k), layout_.colourClass(s), false);
-      return k + 1;
-    }
-    const double px = std::floor(x0);
-    if (run_.active && px <= run_.x1) {
-      run_.x1 = std::max(run_.x1, std::max(px + 1, std::ceil(x1)));
-    } else {
-      flush();
-      run_ = Run{true, px, std::max(px + 1, std::ceil(x1)), 0, -1, 0};
-    }
-    if (s.dur > run_.widestDur) {
-      run_.widest = row_.sliceIndex(k);
-      run_.widestDur = s.dur;
-      run_.colour = layout_.colourClass(s);
-    }
-    if (!mayJump) return k + 1;
-    // Skip the rest of this pixel. In a disjoint row only the last slice
-    // starting inside the pixel can reach beyond it, so it is not skipped.
-    const std::uint32_t next = row_.lowerBoundStart(scale_.toTime(px + 1), k + 1);
-    return next - 1 > k ? next - 1 : next;
+// RowSlices seen through the interface IntervalWalk expects.
+struct SliceRow {
+  const RowSlices& slices;
+  const TimelineLayout& layout;
+  std::uint32_t size() const { return slices.size(); }
+  TimeNs start(std::uint32_t k) const { return slices[k].start; }
+  TimeNs end(std::uint32_t k) const { return slices[k].end(); }
+  std::uint32_t id(std::uint32_t k) const { return slices.sliceIndex(k); }
+  std::uint16_t colour(std::uint32_t k) const { return layout.colourClass(slices[k]); }
+  std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from) const {
+    return slices.lowerBoundStart(t, from);
   }
-
-  void flush() {
-    if (!run_.active) return;
-    emit(run_.x0, run_.x1, run_.widest, run_.colour, true);
-    run_.active = false;
-  }
-
- private:
-  void emit(double x0, double x1, std::uint32_t slice, std::uint16_t colour, bool merged) {
-    const double w = scale_.width();
-    SliceRect r;
-    r.x0 = static_cast<float>(std::clamp(x0, -1.0, w + 1));
-    r.x1 = static_cast<float>(std::clamp(x1, -1.0, w + 1));
-    r.slice = slice;
-    r.colour = colour;
-    r.merged = merged;
-    out_.push_back(r);
-  }
-
-  const RowSlices& row_;
-  const TimelineLayout& layout_;
-  const TimeScale& scale_;
-  std::vector<SliceRect>& out_;
-  Run run_;
 };
 
 }  // namespace
@@ -83,14 +29,9 @@ class RowPainter {
 void computeRowRects(const RowSlices& row, const LayoutRow& info, const TimelineLayout& layout,
                      const TimeScale& scale, std::vector<SliceRect>& out) {
   if (row.empty()) return;
-  const TimeNs t0 = scale.start();
-  const TimeNs t1 = scale.end();
-  RowPainter painter(row, layout, scale, out);
-  std::uint32_t k = firstReaching(row, info, t0);
-  while (k < row.size() && row[k].start <= t1) {
-    k = painter.step(k, info.disjoint);
-  }
-  painter.flush();
+  const SliceRow view{row, layout};
+  detail::IntervalWalk<SliceRow> walk(view, scale, out);
+  walk.run(firstReaching(row, info, scale.start()), info.disjoint);
 }
 
 void computeRowRects(const Trace& trace, const TimelineLayout& layout, std::uint32_t row,

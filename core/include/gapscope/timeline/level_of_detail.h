@@ -26,15 +26,18 @@ namespace gapscope::timeline {
 // can be drawn apart.
 inline constexpr double kMinRectPx = 1.0;
 
-struct SliceRect {
+// One rectangle to draw of a row of intervals (slices, or gaps in the overlay).
+struct IntervalRect {
   float x0 = 0;  // pixels of the scale, clipped to [-1, width + 1]
   float x1 = 0;
-  std::uint32_t slice = kNoIndex;  // the slice drawn, or the widest of a run
-  std::uint16_t colour = 0;        // TimelineLayout::colourClass of `slice`
-  bool merged = false;             // a run of sub-pixel slices
+  std::uint32_t index = kNoIndex;  // the interval drawn (a slice index), or the widest of a run
+  std::uint16_t colour = 0;        // its colour class
+  bool merged = false;             // a run of sub-pixel intervals
 };
+using SliceRect = IntervalRect;
 
-// Appends the rectangles of row `row` in `scale` to `out` (in x order).
+// Appends the rectangles of row `row` in `scale` to `out` (in x order);
+// `index` is a slice index, `colour` its TimelineLayout::colourClass.
 void computeRowRects(const Trace& trace, const TimelineLayout& layout, std::uint32_t row,
                      const TimeScale& scale, std::vector<SliceRect>& out);
 

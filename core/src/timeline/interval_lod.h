@@ -1,0 +1,92 @@
+// The level-of-detail walk shared by slice rows and the gap overlay (see
+// level_of_detail.h for the idea). `Row` is any start-sorted sequence with
+//   size(), start(k), end(k), id(k), colour(k), lowerBoundStart(t, from).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "gapscope/timeline/level_of_detail.h"
+
+namespace gapscope::timeline::detail {
+
+template <class Row>
+class IntervalWalk {
+ public:
+  IntervalWalk(const Row& row, const TimeScale& scale, std::vector<IntervalRect>& out)
+      : row_(row), scale_(scale), out_(out) {}
+
+  // Walks positions [first, ...) up to the right edge of the scale.
+  void run(std::uint32_t first, bool disjoint) {
+    const TimeNs t1 = scale_.end();
+    std::uint32_t k = first;
+    while (k < row_.size() && row_.start(k) <= t1) k = step(k, disjoint);
+    flush();
+  }
+
+ private:
+  struct Run {
+    bool active = false;
+    double x0 = 0;  // whole pixels
+    double x1 = 0;
+    std::uint32_t widest = 0;
+    TimeNs widestDur = -1;
+    std::uint16_t colour = 0;
+  };
+
+  // Handles position k; returns the next position to look at.
+  std::uint32_t step(std::uint32_t k, bool mayJump) {
+    const double x0 = scale_.toPixel(row_.start(k));
+    const double x1 = scale_.toPixel(row_.end(k));
+    if (x1 - x0 >= kMinRectPx) {
+      flush();
+      emit(x0, x1, row_.id(k), row_.colour(k), false);
+      return k + 1;
+    }
+    const double px = std::floor(x0);
+    const double runEnd = std::max(px + 1, std::ceil(x1));
+    if (run_.active && px <= run_.x1) {
+      run_.x1 = std::max(run_.x1, runEnd);
+    } else {
+      flush();
+      run_ = Run{true, px, runEnd, 0, -1, 0};
+    }
+    const TimeNs dur = row_.end(k) - row_.start(k);
+    if (dur > run_.widestDur) {
+      run_.widest = row_.id(k);
+      run_.widestDur = dur;
+      run_.colour = row_.colour(k);
+    }
+    if (!mayJump) return k + 1;
+    // Skip the rest of this pixel. In a disjoint row only the last interval
+    // starting inside the pixel can reach beyond it, so it is not skipped.
+    const std::uint32_t next = row_.lowerBoundStart(scale_.toTime(px + 1), k + 1);
+    return next - 1 > k ? next - 1 : next;
+  }
+
+  void flush() {
+    if (!run_.active) return;
+    emit(run_.x0, run_.x1, run_.widest, run_.colour, true);
+    run_.active = false;
+  }
+
+  void emit(double x0, double x1, std::uint32_t id, std::uint16_t colour, bool merged) {
+    const double w = scale_.width();
+    IntervalRect r;
+    r.x0 = static_cast<float>(std::clamp(x0, -1.0, w + 1));
+    r.x1 = static_cast<float>(std::clamp(x1, -1.0, w + 1));
+    r.index = id;
+    r.colour = colour;
+    r.merged = merged;
+    out_.push_back(r);
+  }
+
+  const Row& row_;
+  const TimeScale& scale_;
+  std::vector<IntervalRect>& out_;
+  Run run_;
+};
+
+}  // namespace gapscope::timeline::detail

@@ -1,0 +1,83 @@
+#include "gapscope/timeline/gap_overlay.h"
+
+#include <gtest/gtest.h>
+
+#include "gapscope/model/trace_builder.h"
+
+using namespace gapscope;
+using namespace gapscope::timeline;
+
+namespace {
+
+// One device, stream 7 with kernels leaving 2 us and 10 us gaps, stream 9
+// with one kernel inside the second gap (so the device gap is shorter).
+Trace gappyTrace() {
+  TraceBuilder b;
+  auto kernel = [&](std::int64_t stream, TimeNs start, TimeNs dur) {
+    SliceEvent e;
+    e.pid = b.numericId(0);
+    e.tid = b.numericId(stream);
+    e.start = start;
+    e.dur = dur;
+    e.name = b.intern("k");
+    e.category = b.intern("kernel");
+    b.addComplete(e);
+  };
+  kernel(7, 0, 1000);
+  kernel(7, 3000, 1000);    // stream gap [1000, 3000)
+  kernel(7, 14000, 1000);   // stream gap [4000, 14000)
+  kernel(9, 8000, 1000);    // splits the device gap into [4000, 8000) and [9000, 14000)
+  return b.finish();
+}
+
+}  // namespace
+
+TEST(GapOverlay, PutsStreamGapsOnTheirLaneAndDeviceGapsOnTheGroup) {
+  const Trace t = gappyTrace();
+  const auto layout = TimelineLayout::build(t);
+  const auto gaps = analysis::analyzeGaps(t);
+  const GapOverlay overlay(t, layout, gaps, 0);
+  ASSERT_EQ(layout.groups().size(), 1u);
+  const std::uint32_t stream7 = layout.groups()[0].lanes[0];
+  const std::uint32_t stream9 = layout.groups()[0].lanes[1];
+  ASSERT_EQ(overlay.laneGaps(stream7).size(), 2u);
+  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7)[0]].start, 1000);
+  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7)[1]].dur, 10000);
+  EXPECT_TRUE(overlay.laneGaps(stream9).empty());  // one kernel: no idle inside its window
+  const auto& device = overlay.groupGaps(0);
+  ASSERT_EQ(device.size(), 3u);
+  EXPECT_EQ(gaps.gaps[device[1]].start, 4000);
+  EXPECT_EQ(gaps.gaps[device[1]].dur, 4000);
+  EXPECT_EQ(overlay.shown(), 5u);
+}
+
+TEST(GapOverlay, MinimumDurationFilters) {
+  const Trace t = gappyTrace();
+  const auto layout = TimelineLayout::build(t);
+  const auto gaps = analysis::analyzeGaps(t);
+  const GapOverlay overlay(t, layout, gaps, 4500);
+  const std::uint32_t stream7 = layout.groups()[0].lanes[0];
+  ASSERT_EQ(overlay.laneGaps(stream7).size(), 1u);
+  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7)[0]].start, 4000);
+  ASSERT_EQ(overlay.groupGaps(0).size(), 1u);  // [9000, 14000)
+  EXPECT_EQ(overlay.shown(), 2u);
+}
+
+TEST(GapOverlay, RectsAreColouredByCauseAndMergeWhenZoomedOut) {
+  const Trace t = gappyTrace();
+  const auto layout = TimelineLayout::build(t);
+  const auto gaps = analysis::analyzeGaps(t);
+  const GapOverlay overlay(t, layout, gaps, 0);
+  const auto& lane = overlay.laneGaps(layout.groups()[0].lanes[0]);
+  std::vector<IntervalRect> rects;
+  computeGapRects(gaps, lane, TimeScale::fit(0, 15000, 150), rects);  // 100 ns per pixel
+  ASSERT_EQ(rects.size(), 2u);
+  EXPECT_FLOAT_EQ(rects[0].x0, 10);
+  EXPECT_FLOAT_EQ(rects[0].x1, 30);
+  EXPECT_EQ(rects[0].colour, static_cast<std::uint16_t>(gaps.gaps[lane[0]].cause));
+  rects.clear();
+  computeGapRects(gaps, lane, TimeScale::fit(0, 15000000, 10), rects);  // both in one pixel
+  ASSERT_EQ(rects.size(), 1u);
+  EXPECT_TRUE(rects[0].merged);
+  EXPECT_EQ(rects[0].index, lane[1]);  // the longest decides
+}
