@@ -1,0 +1,343 @@
+// gapscope-cli gaps: where the GPU sat idle, why, and what it cost.
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "gapscope/analysis/gaps.h"
+#include "load_trace.h"
+#include "output.h"
+
+namespace gapscope::cli {
+namespace {
+
+using analysis::Gap;
+using analysis::GapAnalysis;
+using analysis::GapCause;
+using analysis::UtilizationStats;
+using Json = nlohmann::ordered_json;
+
+constexpr std::size_t kTextGapLimit = 20;  // text shows the 20 longest gaps unless --limit
+constexpr std::size_t kTextCpuOps = 10;
+
+TimeNs minGapOption(const Args& args, TimeNs fallback) {
+  if (!args.has("min-gap-us")) return fallback;
+  double us = args.getDouble("min-gap-us", 0.0);
+  if (!(us >= 0.0) || us > 1e12)
+    throw std::invalid_argument("--min-gap-us expects a non-negative number of microseconds, got '" +
+                                args.get("min-gap-us") + "'");
+  return static_cast<TimeNs>(std::llround(us * 1000.0));
+}
+
+std::string sliceName(const Trace& t, std::uint32_t slice) {
+  return slice < t.slices.size() ? std::string(t.str(t.slices[slice].name)) : std::string();
+}
+
+std::string cpuOpName(const Trace& t, const analysis::CpuOpBlame& op) {
+  return op.isUntraced ? "(untraced)" : std::string(t.str(op.name));
+}
+
+// The launching thread as Kineto names it: its tid (a number or a label).
+Json threadJson(const Trace& t, std::uint32_t track) {
+  if (track >= t.tracks.size()) return nullptr;
+  const ChromeId& tid = t.tracks[track].tid;
+  if (tid.label != kEmptyString) return std::string(t.str(tid.label));
+  return tid.num;
+}
+
+std::string threadText(const Trace& t, std::uint32_t track) {
+  Json j = threadJson(t, track);
+  return j.is_null() ? "-" : j.is_string() ? j.get<std::string>() : j.dump();
+}
+
+// The gaps to print, longest first. A stream gap that is exactly a gap of
+// its whole device (always so on a one-stream device) is shown once, as
+// the device gap.
+std::vector<const Gap*> gapsToShow(const GapAnalysis& a) {
+  std::vector<const Gap*> out;
+  std::vector<const Gap*> deviceGaps;
+  for (const Gap& g : a.gaps)
+    if (g.stream < 0) deviceGaps.push_back(&g);
+  auto sameAsDeviceGap = [&](const Gap& g) {
+    auto it = std::lower_bound(deviceGaps.begin(), deviceGaps.end(), g, [](const Gap* d, const Gap& x) {
+      return d->device != x.device ? d->device < x.device : d->start < x.start;
+    });
+    return it != deviceGaps.end() && (*it)->device == g.device && (*it)->start == g.start &&
+           (*it)->dur == g.dur;
+  };
+  for (const Gap& g : a.gaps)
+    if (g.stream < 0 || !sameAsDeviceGap(g)) out.push_back(&g);
+  auto longer = [](const Gap* x, const Gap* y) {
+    return x->dur != y->dur ? x->dur > y->dur : x->start < y->start;
+  };
+  std::sort(out.begin(), out.end(), longer);
+  return out;
+}
+
+// --- JSON ------------------------------------------------------------------
+
+Json statsJson(const UtilizationStats& s, bool withStream) {
+  Json j;
+  j["device"] = s.device;
+  if (withStream) j["stream"] = s.stream;
+  j["active_us"] = usNumber(s.activeNs());
+  j["busy_us"] = usNumber(s.busyNs);
+  j["utilization"] = s.utilization();
+  j["idle_us"] = {{"launch_overhead", usNumber(s.idle[GapCause::LaunchOverhead])},
+                  {"synchronization", usNumber(s.idle[GapCause::Synchronization])},
+                  {"queued", usNumber(s.idle[GapCause::Queued])},
+                  {"other", usNumber(s.idle[GapCause::Other])}};
+  j["hta_idle_us"] = {{"host_wait", usNumber(s.hta.hostWait)},
+                      {"kernel_wait", usNumber(s.hta.kernelWait)},
+                      {"other", usNumber(s.hta.other)}};
+  return j;
+}
+
+Json gapJson(const Trace& t, const GapAnalysis& a, const Gap& g) {
+  Json j;
+  j["device"] = g.device;
+  j["stream"] = g.stream < 0 ? Json(nullptr) : Json(g.stream);
+  j["start_us"] = usNumber(g.start);
+  j["dur_us"] = usNumber(g.dur);
+  j["cause"] = analysis::gapCauseName(g.cause);
+  j["before"] = sliceName(t, g.before);
+  j["after"] = sliceName(t, g.after);
+  j["launch_thread"] = threadJson(t, g.launchTrack);
+  Json ops = Json::array();
+  for (const auto& op : analysis::cpuOpsOf(a, g))
+    ops.push_back({{"name", cpuOpName(t, op)}, {"self_us", usNumber(op.selfNs)}});
+  j["cpu_ops"] = std::move(ops);
+  return j;
+}
+
+Json distributionJson(const analysis::Distribution& d) {
+  return {{"median", usNumber(d.median)}, {"p90", usNumber(d.p90)}, {"max", usNumber(d.max)}};
+}
+
+Json stepJson(const Trace& t, const analysis::StepStats& s) {
+  Json devices = Json::array();
+  for (const auto& d : s.devices) devices.push_back(statsJson(d, false));
+  return {{"step", std::string(t.str(s.name))},
+          {"number", s.number},
+          {"cpu_start_us", usNumber(s.cpuStart)},
+          {"cpu_dur_us", usNumber(s.cpuEnd - s.cpuStart)},
+          {"devices", std::move(devices)}};
+}
+
+void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
+               const std::vector<const Gap*>& gaps, bool perStep) {
+  Json j;
+  j["devices"] = Json::array();
+  for (const auto& d : a.devices) j["devices"].push_back(statsJson(d, false));
+  j["streams"] = Json::array();
+  for (const auto& s : a.streams) j["streams"].push_back(statsJson(s, true));
+  j["gaps"] = Json::array();
+  for (const Gap* g : gaps) j["gaps"].push_back(gapJson(t, a, *g));
+  const auto& l = a.launchStats;
+  j["launches"] = {{"count", l.count},
+                   {"launch_us", distributionJson(l.launchNs)},
+                   {"queue_us", distributionJson(l.queueNs)},
+                   {"short_kernels", l.shortKernels},
+                   {"outliers", l.outliers}};
+  j["verdict"] = a.verdict.line;
+  if (perStep) {
+    j["steps"] = Json::array();
+    for (const auto& s : a.steps) j["steps"].push_back(stepJson(t, s));
+  }
+  writeJson(out, j);
+}
+
+// --- CSV: one row per gap ------------------------------------------------------
+
+void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
+              const std::vector<const Gap*>& gaps) {
+  writeCsvRow(out, {"device", "stream", "start_us", "dur_us", "cause", "hta_category", "before",
+                    "after", "launch_call", "launch_thread", "cpu_ops", "explanation"});
+  for (const Gap* g : gaps) {
+    std::string ops;
+    for (const auto& op : analysis::cpuOpsOf(a, *g))
+      ops += (ops.empty() ? "" : "; ") + cpuOpName(t, op) + "=" + formatUs(op.selfNs);
+    writeCsvRow(out, {std::to_string(g->device), g->stream < 0 ? "" : std::to_string(g->stream),
+                      formatUs(g->start), formatUs(g->dur), analysis::gapCauseName(g->cause),
+                      analysis::htaIdleKindName(g->hta), sliceName(t, g->before),
+                      sliceName(t, g->after), sliceName(t, g->launch),
+                      g->launchTrack == kNoIndex ? "" : threadText(t, g->launchTrack), ops,
+                      analysis::explainGap(t, *g)});
+  }
+}
+
+// --- text ------------------------------------------------------------------
+
+std::string pct(TimeNs part, TimeNs whole) {
+  return formatPercent(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+}
+
+void printUtilization(std::ostream& out, const std::string& title,
+                      const std::vector<UtilizationStats>& rows, bool withStream) {
+  using Align = TextTable::Align;
+  TextTable table;
+  table.addColumn("Device");
+  if (withStream) table.addColumn("Stream");
+  for (const char* h : {"Active", "Busy", "Util", "Launch overhead", "Synchronisation", "Queued",
+                        "Other", "HTA host wait", "HTA kernel wait", "HTA other"})
+    table.addColumn(h, Align::Right);
+  for (const auto& s : rows) {
+    std::vector<std::string> cells{std::to_string(s.device)};
+    if (withStream) cells.push_back(std::to_string(s.stream));
+    for (TimeNs v : {s.activeNs(), s.busyNs}) cells.push_back(formatTableTime(v));
+    cells.push_back(pct(s.busyNs, s.activeNs()));
+    for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
+      cells.push_back(formatTableTime(s.idle.ns[c]));
+    for (TimeNs v : {s.hta.hostWait, s.hta.kernelWait, s.hta.other}) cells.push_back(formatTableTime(v));
+    table.addRow(std::move(cells));
+  }
+  out << title << '\n';
+  table.print(out);
+}
+
+void printLaunches(std::ostream& out, const GapAnalysis& a) {
+  const auto& l = a.launchStats;
+  out << "Launches: " << l.count << " launch calls reached the GPU (";
+  bool first = true;
+  for (std::size_t k = 1; k < analysis::kLaunchKindCount; ++k) {
+    if (!l.byKind[k]) continue;
+    out << (first ? "" : ", ") << analysis::launchKindName(static_cast<analysis::LaunchKind>(k))
+        << ' ' << l.byKind[k];
+    first = false;
+  }
+  if (l.byKind[0]) out << (first ? "" : ", ") << "other " << l.byKind[0];
+  out << "), " << l.unmatched << " without GPU work in the trace\n"
+      << "  launch call time  median " << formatTableTime(l.launchNs.median) << "  p90 "
+      << formatTableTime(l.launchNs.p90) << "  max " << formatTableTime(l.launchNs.max) << '\n'
+      << "  queue time        median " << formatTableTime(l.queueNs.median) << "  p90 "
+      << formatTableTime(l.queueNs.p90) << "  max " << formatTableTime(l.queueNs.max) << '\n'
+      << "  short kernels (GPU time below the launch call's): " << l.shortKernels
+      << ", outlier launch calls: " << l.outliers << '\n';
+}
+
+void printOverheadOps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
+  if (a.overheadCpuOps.empty()) return;
+  TimeNs total = 0;
+  for (const auto& op : a.overheadCpuOps) total += op.selfNs;
+  TextTable table;
+  table.addColumn("CPU op (launching thread)", TextTable::Align::Left, 60);
+  table.addColumn("Self time in gaps");
+  table.addColumn("Share");
+  std::size_t n = std::min(a.overheadCpuOps.size(), kTextCpuOps);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& op = a.overheadCpuOps[i];
+    table.addRow({cpuOpName(t, op), formatTableTime(op.selfNs), pct(op.selfNs, total)});
+  }
+  out << "\nWhere the launch-overhead idle time went (device gaps):\n";
+  table.print(out);
+}
+
+void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a,
+               const std::vector<const Gap*>& gaps, std::size_t listedTotal) {
+  out << "\nLongest gaps (" << gaps.size() << " of " << listedTotal << " listed, "
+      << a.unlistedGaps << " shorter ones counted but not listed):\n";
+  if (gaps.empty()) return;
+  using Align = TextTable::Align;
+  TextTable table;
+  table.addColumn("Start");
+  table.addColumn("Duration");
+  table.addColumn("Device");
+  table.addColumn("Stream");
+  table.addColumn("Cause", Align::Left);
+  table.addColumn("After op", Align::Left, 40);
+  table.addColumn("Thread");
+  table.addColumn("Top CPU ops (self time in gap)", Align::Left, 70);
+  for (const Gap* g : gaps) {
+    std::string ops;
+    auto list = analysis::cpuOpsOf(a, *g);
+    for (std::size_t i = 0; i < list.size() && i < 3; ++i)
+      ops += (i ? ", " : "") + cpuOpName(t, list[i]) + " " + formatTableTime(list[i].selfNs);
+    table.addRow({formatTableTime(g->start - t.minTime()), formatTableTime(g->dur),
+                  std::to_string(g->device), g->stream < 0 ? "all" : std::to_string(g->stream),
+                  analysis::gapCauseLabel(g->cause), sliceName(t, g->after),
+                  threadText(t, g->launchTrack), ops});
+  }
+  table.print(out);
+  out << "(Start is from the beginning of the trace; stream \"all\" is a gap of the whole device.)\n"
+      << "Why the longest gap: " << analysis::explainGap(t, *gaps.front()) << '\n';
+}
+
+void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
+  if (a.steps.empty()) {
+    out << "\nNo ProfilerStep#N annotations in the trace.\n";
+    return;
+  }
+  TextTable table;
+  table.addColumn("Step", TextTable::Align::Left);
+  for (const char* h : {"Device", "GPU window", "Busy", "Util", "Launch overhead", "Synchronisation",
+                        "Queued", "Other"})
+    table.addColumn(h);
+  for (const auto& s : a.steps) {
+    for (const auto& d : s.devices) {
+      std::vector<std::string> cells{std::string(t.str(s.name)), std::to_string(d.device),
+                                     formatTableTime(d.activeNs()), formatTableTime(d.busyNs),
+                                     pct(d.busyNs, d.activeNs())};
+      for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
+        cells.push_back(formatTableTime(d.idle.ns[c]));
+      table.addRow(std::move(cells));
+    }
+  }
+  out << "\nPer step (GPU window: first start to last end of the work each step launched):\n";
+  table.print(out);
+}
+
+void printText(std::ostream& out, const Trace& t, const GapAnalysis& a,
+               const std::vector<const Gap*>& gaps, std::size_t listedTotal, bool perStep) {
+  out << "Verdict: " << a.verdict.line << "\n";
+  if (!a.hasGpuActivity) return;
+  out << '\n';
+  printUtilization(out, "Devices:", a.devices, false);
+  out << '\n';
+  printUtilization(out, "Streams:", a.streams, true);
+  out << '\n';
+  printLaunches(out, a);
+  printOverheadOps(out, t, a);
+  printGaps(out, t, a, gaps, listedTotal);
+  if (perStep) printSteps(out, t, a);
+  for (const auto& note : a.notes) out << "Note: " << note << '\n';
+}
+
+int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
+  const OutputFormat format = formatOption(args);
+  analysis::GapOptions options;
+  options.minGapNs = minGapOption(args, options.minGapNs);
+  const bool perStep = args.has("per-step");
+  options.perStep = perStep;
+  options.keepLaunches = false;
+  std::size_t limit = limitOption(args);
+  if (format == OutputFormat::Text && !args.has("limit")) limit = kTextGapLimit;
+  auto path = tracePathArgument(args, "gaps", err);
+  if (!path) return 2;
+  auto trace = loadTraceForCommand(*path, "gaps", err);
+  if (!trace) return 1;
+
+  const GapAnalysis a = analysis::analyzeGaps(*trace, options);
+  const std::vector<const Gap*> all = gapsToShow(a);
+  std::vector<const Gap*> shown = all;
+  if (shown.size() > limit) shown.resize(limit);
+  switch (format) {
+    case OutputFormat::Text: printText(out, *trace, a, shown, all.size(), perStep); break;
+    case OutputFormat::Json: printJson(out, *trace, a, shown, perStep); break;
+    case OutputFormat::Csv: printCsv(out, *trace, a, shown); break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+GAPSCOPE_CLI_COMMAND("gaps", "gaps TRACE [--format text|json|csv] [--min-gap-us X] [--limit N] [--per-step]",
+                     "GPU idle gaps and why: utilisation per device and stream, each gap's cause "
+                     "(launch overhead, synchronisation, queued, other) with the CPU ops to blame, "
+                     "launch statistics and a verdict (--min-gap-us default 1; text lists the 20 "
+                     "longest gaps unless --limit)",
+                     {"per-step"}, runGaps);
+
+}  // namespace gapscope::cli
