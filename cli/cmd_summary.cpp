@@ -1,0 +1,127 @@
+// gapscope-cli summary: what a trace holds, its span, GPU busy time, import issues.
+#include <cstdio>
+#include <ostream>
+
+#include "command.h"
+#include "gapscope/analysis/summary.h"
+#include "load_trace.h"
+#include "output.h"
+
+namespace gapscope::cli {
+namespace {
+
+using analysis::TraceSummary;
+
+std::string shareOfSpan(TimeNs part, TimeNs span) {
+  if (span <= 0) return "";
+  return " (" + formatPercent(100.0 * static_cast<double>(part) / static_cast<double>(span)) + " of the span)";
+}
+
+std::string deviceLabel(std::int32_t device) {
+  return device < 0 ? std::string("GPU ?") : "GPU " + std::to_string(device);
+}
+
+void printText(std::ostream& out, const std::string& path, const TraceSummary& s) {
+  out << "Trace:        " << path << '\n'
+      << "Events:       " << s.events << '\n'
+      << "Tracks:       " << s.tracks << '\n'
+      << "Slices:       " << s.slices << " (kernels " << s.kernels << ", memcpy " << s.memcpys << ", memset "
+      << s.memsets << ")\n"
+      << "Flows:        " << s.flows << '\n'
+      << "Instants:     " << s.instants << '\n'
+      << "Counters:     " << s.counters << " series\n"
+      << "Span:         " << formatTableTime(s.span()) << '\n';
+  if (s.gpuBusy.empty()) out << "GPU busy:     no GPU activity\n";
+  for (const auto& d : s.gpuBusy) {
+    out << "GPU busy:     " << deviceLabel(d.device) << ": " << formatTableTime(d.busy) << shareOfSpan(d.busy, s.span())
+        << ", " << d.activities << " activities\n";
+  }
+  if (s.issues.empty()) {
+    out << "Import issues: none\n";
+    return;
+  }
+  out << "Import issues:\n";
+  TextTable table;
+  table.addColumn("Issue", TextTable::Align::Left);
+  table.addColumn("Severity", TextTable::Align::Left);
+  table.addColumn("Count");
+  table.addColumn("First byte");
+  table.addColumn("What", TextTable::Align::Left);
+  for (const auto& i : s.issues) {
+    table.addRow({i.name, severityName(i.severity), std::to_string(i.count), std::to_string(i.firstOffset),
+                  i.description});
+  }
+  table.print(out);
+}
+
+void printJson(std::ostream& out, const TraceSummary& s) {
+  nlohmann::ordered_json j;
+  j["events"] = s.events;
+  j["tracks"] = s.tracks;
+  j["slices"] = s.slices;
+  j["kernels"] = s.kernels;
+  j["flows"] = s.flows;
+  j["span_us"] = usNumber(s.span());
+  j["gpu_busy_us"] = usNumber(s.gpuBusyTotal);
+  j["gpu_busy_per_device"] = nlohmann::ordered_json::array();
+  for (const auto& d : s.gpuBusy) {
+    j["gpu_busy_per_device"].push_back(nlohmann::ordered_json{
+        {"device", d.device}, {"busy_us", usNumber(d.busy)}, {"activities", d.activities}});
+  }
+  j["memcpys"] = s.memcpys;
+  j["memsets"] = s.memsets;
+  j["instants"] = s.instants;
+  j["counters"] = s.counters;
+  j["import_issues"] = nlohmann::ordered_json::array();
+  for (const auto& i : s.issues) {
+    j["import_issues"].push_back(nlohmann::ordered_json{{"name", i.name},
+                                                        {"severity", severityName(i.severity)},
+                                                        {"count", i.count},
+                                                        {"first_offset", i.firstOffset},
+                                                        {"description", i.description}});
+  }
+  writeJson(out, j);
+}
+
+// Long form, one "field,value" pair per line: per-device busy time and
+// issues get their own fields ("gpu_busy_us.gpu0", "import_issue.NAME").
+void printCsv(std::ostream& out, const TraceSummary& s) {
+  writeCsvRow(out, {"field", "value"});
+  auto field = [&](const std::string& name, const std::string& value) { writeCsvRow(out, {name, value}); };
+  field("events", std::to_string(s.events));
+  field("tracks", std::to_string(s.tracks));
+  field("slices", std::to_string(s.slices));
+  field("kernels", std::to_string(s.kernels));
+  field("flows", std::to_string(s.flows));
+  field("span_us", formatUs(s.span()));
+  field("gpu_busy_us", formatUs(s.gpuBusyTotal));
+  for (const auto& d : s.gpuBusy) field("gpu_busy_us.gpu" + std::to_string(d.device), formatUs(d.busy));
+  field("memcpys", std::to_string(s.memcpys));
+  field("memsets", std::to_string(s.memsets));
+  field("instants", std::to_string(s.instants));
+  field("counters", std::to_string(s.counters));
+  for (const auto& i : s.issues) field("import_issue." + i.name, std::to_string(i.count));
+}
+
+int runSummary(const Args& args, std::ostream& out, std::ostream& err) {
+  const OutputFormat format = formatOption(args);
+  auto path = tracePathArgument(args, "summary", err);
+  if (!path) return 2;
+  auto trace = loadTraceForCommand(*path, "summary", err);
+  if (!trace) return 1;
+  const TraceSummary summary = analysis::summarizeTrace(*trace);
+  switch (format) {
+    case OutputFormat::Text: printText(out, *path, summary); break;
+    case OutputFormat::Json: printJson(out, summary); break;
+    case OutputFormat::Csv: printCsv(out, summary); break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+GAPSCOPE_CLI_COMMAND("summary", "summary TRACE [--format text|json|csv]",
+                     "counts, time span, GPU busy time per device and import issues of a trace", {},
+                     runSummary);
+
+}  // namespace gapscope::cli

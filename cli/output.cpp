@@ -1,0 +1,158 @@
+#include "output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+
+namespace gapscope::cli {
+
+OutputFormat formatOption(const Args& args) {
+  const std::string format = args.get("format", "text");
+  if (format == "text") return OutputFormat::Text;
+  if (format == "json") return OutputFormat::Json;
+  if (format == "csv") return OutputFormat::Csv;
+  throw std::invalid_argument("--format expects text, json or csv, got '" + format + "'");
+}
+
+std::size_t limitOption(const Args& args) {
+  if (!args.has("limit")) return std::numeric_limits<std::size_t>::max();
+  const long long n = args.getInt("limit", -1);
+  if (n < 0) throw std::invalid_argument("--limit expects a non-negative integer, got '" + args.get("limit") + "'");
+  return static_cast<std::size_t>(n);
+}
+
+namespace {
+
+// |ns| as unsigned, so INT64_MIN needs no special case.
+std::uint64_t magnitude(TimeNs ns) {
+  return ns < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+}
+
+// "I.FFF" from a count of thousandths (integers only: no float noise).
+std::string threeDecimals(std::uint64_t thousandths) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(thousandths / 1000),
+                static_cast<unsigned long long>(thousandths % 1000));
+  return buf;
+}
+
+}  // namespace
+
+std::string formatUs(TimeNs ns) {
+  const std::uint64_t abs = magnitude(ns);
+  std::string text = std::to_string(abs / 1000);
+  if (const std::uint64_t frac = abs % 1000; frac != 0) {
+    char digits[8];
+    std::snprintf(digits, sizeof digits, "%03llu", static_cast<unsigned long long>(frac));
+    std::string f(digits);
+    while (f.back() == '0') f.pop_back();
+    text += "." + f;
+  }
+  return ns < 0 ? "-" + text : text;
+}
+
+double usNumber(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
+
+std::string formatTableTime(TimeNs ns) {
+  // PyTorch's _format_time: seconds from 1 s, milliseconds from 1 ms, else
+  // microseconds, always three decimals.
+  const std::uint64_t abs = magnitude(ns);
+  std::string text;
+  if (abs >= 1'000'000'000) {
+    text = threeDecimals((abs + 500'000) / 1'000'000) + "s";
+  } else if (abs >= 1'000'000) {
+    text = threeDecimals((abs + 500) / 1000) + "ms";
+  } else {
+    text = threeDecimals(abs) + "us";
+  }
+  return ns < 0 ? "-" + text : text;
+}
+
+std::string formatPercent(double pct) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.2f%%", pct);
+  return buf;
+}
+
+void TextTable::addColumn(std::string header, Align align, std::size_t maxWidth) {
+  columns_.push_back({std::move(header), align, maxWidth});
+}
+
+void TextTable::addRow(std::vector<std::string> cells) {
+  cells.resize(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    const std::size_t limit = columns_[c].maxWidth;
+    if (limit > 3 && cells[c].size() > limit) cells[c] = cells[c].substr(0, limit - 3) + "...";
+  }
+  rows_.push_back(std::move(cells));
+}
+
+namespace {
+
+void writePadded(std::ostream& out, const std::string& text, std::size_t width, TextTable::Align align) {
+  const std::string pad(width > text.size() ? width - text.size() : 0, ' ');
+  if (align == TextTable::Align::Right) {
+    out << pad << text;
+  } else {
+    out << text << pad;
+  }
+}
+
+}  // namespace
+
+void TextTable::print(std::ostream& out) const {
+  std::vector<std::size_t> widths;
+  for (const Column& c : columns_) widths.push_back(c.header.size());
+  for (const auto& row : rows_) {
+    for (std::size_t c = 0; c < columns_.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  auto rule = [&] {
+    for (std::size_t c = 0; c < columns_.size(); ++c) out << (c ? "  " : "") << std::string(widths[c], '-');
+    out << '\n';
+  };
+  auto line = [&](const std::vector<std::string>& cells, bool header) {
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+      if (c) out << "  ";
+      // The last left-aligned cell needs no padding (no trailing blanks).
+      const bool last = c + 1 == columns_.size();
+      const auto align = header ? Align::Right : columns_[c].align;
+      writePadded(out, cells[c], last && align == Align::Left ? 0 : widths[c], align);
+    }
+    out << '\n';
+  };
+  std::vector<std::string> headers;
+  for (const Column& c : columns_) headers.push_back(c.header);
+  rule();
+  line(headers, true);
+  rule();
+  for (const auto& row : rows_) line(row, false);
+  rule();
+}
+
+std::string csvField(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (char ch : text) {
+    if (ch == '"') quoted += '"';
+    quoted += ch;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields) {
+  for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csvField(fields[i]);
+  out << '\n';
+}
+
+void writeJson(std::ostream& out, const nlohmann::json& value) {
+  out << value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+void writeJson(std::ostream& out, const nlohmann::ordered_json& value) {
+  out << value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace gapscope::cli
