@@ -92,3 +92,13 @@ TEST(SliceQueries, NamedMatchesExactlyAndFoldsProfilerSteps) {
   EXPECT_EQ(t.slices[longestSlice(t, steps)].start, 100);
   EXPECT_EQ(longestSlice(t, {}), kNoIndex);
 }
+
+TEST(SliceQueries, OverlappingCollectsEveryRowOfTheTrack) {
+  Scene s;
+  const std::uint32_t track = s.trace.slices[sliceNamed(s.trace, "op")].track;
+  const auto hits = slicesOverlapping(s.trace, s.layout, track, 240, 320);
+  std::string names;
+  for (std::uint32_t i : hits) names += std::string(s.trace.str(s.trace.slices[i].name)) + " ";
+  EXPECT_EQ(names, "step op cudaLaunchKernel cudaLaunchKernel ");
+  EXPECT_TRUE(slicesOverlapping(s.trace, s.layout, track, 1000, 2000).empty());
+}

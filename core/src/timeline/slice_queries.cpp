@@ -142,6 +142,27 @@ std::vector<std::uint32_t> findSlicesNamed(const Trace& trace, std::string_view 
   return slicesWithNames(trace, wanted, shapes);
 }
 
+std::vector<std::uint32_t> slicesOverlapping(const Trace& trace, const TimelineLayout& layout,
+                                             std::uint32_t track, TimeNs start, TimeNs end) {
+  std::vector<std::uint32_t> out;
+  const std::uint32_t lane = layout.laneOfTrack(track);
+  if (lane == kNoIndex) return out;
+  const Lane& l = layout.lanes()[lane];
+  for (std::uint32_t row = l.firstRow; row < l.firstRow + l.rowCount; ++row) {
+    const RowSlices slices = layout.rowSlices(trace, row);
+    for (std::uint32_t k = firstReaching(slices, layout.rows()[row], start);
+         k < slices.size() && slices[k].start < end; ++k) {
+      if (slices[k].end() > start || (slices[k].dur == 0 && slices[k].start >= start)) {
+        out.push_back(slices.sliceIndex(k));
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return trace.slices[a].start < trace.slices[b].start;
+  });
+  return out;
+}
+
 std::uint32_t longestSlice(const Trace& trace, const std::vector<std::uint32_t>& slices) {
   std::uint32_t best = kNoIndex;
   for (std::uint32_t i : slices) {

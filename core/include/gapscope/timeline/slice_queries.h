@@ -37,6 +37,10 @@ std::vector<std::uint32_t> findSlicesByName(const Trace& trace, std::string_view
 std::vector<std::uint32_t> findSlicesNamed(const Trace& trace, std::string_view name,
                                            const std::string_view* shapes = nullptr);
 
+// Slices of `track` (all its rows) overlapping [start, end), in start order.
+std::vector<std::uint32_t> slicesOverlapping(const Trace& trace, const TimelineLayout& layout,
+                                             std::uint32_t track, TimeNs start, TimeNs end);
+
 // Of `slices`, the longest one (first on ties); kNoIndex when empty.
 std::uint32_t longestSlice(const Trace& trace, const std::vector<std::uint32_t>& slices);
 
