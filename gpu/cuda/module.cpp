@@ -1,0 +1,23 @@
+// The CUDA module's one exported symbol: the backend table gapscope_gpu
+// looks up after dlopen.
+#include "backend_api.h"
+#include "probe.h"
+#include "runner.h"
+
+namespace {
+
+gapscope::gpu::Availability probe(int device) { return gapscope::gpu::cuda::probeDevice(device); }
+
+void run(const gapscope::gpu::detail::ResolvedOptions& options, const gapscope::gpu::ProgressCallback& progress,
+         const std::atomic<bool>* cancel, gapscope::gpu::detail::BackendResult& out) {
+  gapscope::gpu::cuda::runWorkload(options, progress, cancel, out);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const gapscope::gpu::detail::BackendApi* gapscope_gpu_backend_v1() {
+  static const gapscope::gpu::detail::BackendApi api{gapscope::gpu::detail::kBackendAbi,
+                                                     sizeof(gapscope::gpu::detail::BackendResult),
+                                                     sizeof(gapscope::gpu::detail::ResolvedOptions), &probe, &run};
+  return &api;
+}
