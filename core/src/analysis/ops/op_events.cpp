@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
 
 namespace gapscope::analysis::ops {
@@ -21,19 +22,39 @@ constexpr std::array<std::string_view, 8> kFilteredNames = {
     "aten::_version",
 };
 
-bool isFilteredName(std::string_view name) {
-  return std::find(kFilteredNames.begin(), kFilteredNames.end(), name) != kFilteredNames.end();
-}
+// String ids of the few names and categories classification looks for, so
+// the per-slice work compares integers, not text.
+struct SpecialStrings {
+  std::vector<StringId> filteredNames;
+  std::optional<StringId> traceCategory;  // "Trace": Kineto's session span...
+  std::optional<StringId> spansPid;       // ...on pid "Spans"
 
-// Kineto writes the profiling session itself as a slice ("PyTorch Profiler
-// (0)", category "Trace", pid "Spans"); it is not a PyTorch event.
-bool isKinetoTraceSpan(const Trace& trace, const Slice& s, const Track& track) {
-  return trace.str(s.category) == "Trace" && trace.str(track.pid.label) == "Spans";
-}
+  explicit SpecialStrings(const StringTable& strings) {
+    for (std::string_view name : kFilteredNames) {
+      if (auto id = lookup(strings, name)) filteredNames.push_back(*id);
+    }
+    traceCategory = lookup(strings, "Trace");
+    spansPid = lookup(strings, "Spans");
+  }
 
-OpEventClass classify(const Trace& trace, const Slice& s, const Track& track) {
+  static std::optional<StringId> lookup(const StringTable& strings, std::string_view text) {
+    StringId id = kEmptyString;
+    return strings.find(text, &id) ? std::optional<StringId>(id) : std::nullopt;
+  }
+
+  bool isFilteredName(StringId name) const {
+    return std::find(filteredNames.begin(), filteredNames.end(), name) != filteredNames.end();
+  }
+  // Kineto writes the profiling session itself as a slice ("PyTorch Profiler
+  // (0)", category "Trace", pid "Spans"); it is not a PyTorch event.
+  bool isKinetoTraceSpan(const Slice& s, const Track& track) const {
+    return traceCategory && spansPid && s.category == *traceCategory && track.pid.label == *spansPid;
+  }
+};
+
+OpEventClass classify(const SpecialStrings& special, const Slice& s, const Track& track) {
   if (track.kind == TrackKind::Async) return OpEventClass::Skip;
-  if (isKinetoTraceSpan(trace, s, track) || isFilteredName(trace.str(s.name))) return OpEventClass::Skip;
+  if (special.isKinetoTraceSpan(s, track) || special.isFilteredName(s.name)) return OpEventClass::Skip;
   if (isGpuKind(s.kind) || track.kind == TrackKind::GpuStream) return OpEventClass::Gpu;
   return OpEventClass::Cpu;
 }
@@ -43,28 +64,31 @@ bool isAttributionTarget(SliceKind k) { return k == SliceKind::CpuOp || k == Sli
 }  // namespace
 
 std::vector<OpEventClass> classifyOpEvents(const Trace& trace) {
+  const SpecialStrings special(trace.strings);
   std::vector<OpEventClass> classes(trace.slices.size(), OpEventClass::Skip);
   for (const Track& track : trace.tracks) {
     for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
-      classes[i] = classify(trace, trace.slices[i], track);
+      classes[i] = classify(special, trace.slices[i], track);
     }
   }
   return classes;
 }
-
 namespace {
 
 using EventLists = std::vector<std::vector<std::uint32_t>>;  // per track: CPU events
 
 void sortEvents(const Trace& trace, std::vector<std::uint32_t>& events) {
-  // Tracks are stored sorted this way already; the stable sort keeps equal
-  // events in file order, as Python's sort does.
-  std::stable_sort(events.begin(), events.end(), [&](std::uint32_t a, std::uint32_t b) {
+  auto before = [&](std::uint32_t a, std::uint32_t b) {
     const Slice& x = trace.slices[a];
     const Slice& y = trace.slices[b];
     if (x.start != y.start) return x.start < y.start;
     return x.end() > y.end();
-  });
+  };
+  // Tracks are stored in this order already (checking is much cheaper than
+  // sorting); the stable sort keeps equal events in file order, as Python's
+  // sort does.
+  if (std::is_sorted(events.begin(), events.end(), before)) return;
+  std::stable_sort(events.begin(), events.end(), before);
 }
 
 void nestTrack(const Trace& trace, const std::vector<std::uint32_t>& events, std::vector<std::uint32_t>& parent) {
@@ -102,7 +126,9 @@ bool trackContains(const Trace& trace, const std::vector<std::uint32_t>& events,
 // "overhead") on pid -1 with no thread. PyTorch moves such an event onto the
 // thread of the op it interrupted. Without the link we do the same when
 // exactly one other thread has an event around it.
-bool isProfilerOverhead(const Trace& trace, const Slice& s) { return trace.str(s.category) == "overhead"; }
+bool isProfilerOverhead(const Trace& trace, const Slice& s) {
+  return s.kind == SliceKind::Other && trace.str(s.category) == "overhead";
+}
 
 std::uint32_t adoptingTrack(const Trace& trace, const EventLists& lists, const std::vector<std::uint32_t>& parent,
                             const Slice& overhead) {

@@ -10,8 +10,12 @@
 namespace gapscope::analysis {
 namespace {
 
+// Rows are keyed by string ids (integers hash fast; a trace has millions
+// of events and few distinct names). All ProfilerStep#N share kAnyStep.
+constexpr StringId kAnyStep = kNoIndex;
+
 struct RowKey {
-  std::string_view name;
+  StringId name = kEmptyString;
   StringId shapes = kEmptyString;
   OpDevice device = OpDevice::Cpu;
   bool annotation = false;
@@ -20,17 +24,16 @@ struct RowKey {
 
 struct RowKeyHash {
   std::size_t operator()(const RowKey& k) const noexcept {
-    std::size_t h = std::hash<std::string_view>{}(k.name);
-    h ^= (static_cast<std::size_t>(k.shapes) << 2) + static_cast<std::size_t>(k.device) * 2 +
-         static_cast<std::size_t>(k.annotation) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h;
+    const std::uint64_t a = (static_cast<std::uint64_t>(k.name) << 32) | k.shapes;
+    const std::uint64_t b = static_cast<std::uint64_t>(k.device) * 2 + static_cast<std::uint64_t>(k.annotation);
+    return std::hash<std::uint64_t>{}(a ^ (b * 0x9e3779b97f4a7c15ULL));
   }
 };
 
 // PyTorch folds the numbered steps of torch.profiler's schedule into one row.
-std::string_view rowName(std::string_view name) {
+bool isProfilerStep(std::string_view name) {
   constexpr std::string_view kStepPrefix = "ProfilerStep#";
-  return name.substr(0, kStepPrefix.size()) == kStepPrefix ? std::string_view("ProfilerStep*") : name;
+  return name.substr(0, kStepPrefix.size()) == kStepPrefix;
 }
 
 bool isAnnotation(SliceKind k) { return k == SliceKind::UserAnnotation || k == SliceKind::GpuUserAnnotation; }
@@ -40,12 +43,12 @@ class RowAccumulator {
   RowAccumulator(const Trace& trace, bool groupByShapes) : trace_(trace), groupByShapes_(groupByShapes) {}
 
   OpRow& rowFor(const Slice& s, OpDevice device) {
-    RowKey key{rowName(trace_.str(s.name)), groupByShapes_ ? s.shapes : kEmptyString, device,
-               isAnnotation(s.kind)};
+    const bool step = isProfilerStep(trace_.str(s.name));
+    RowKey key{step ? kAnyStep : s.name, groupByShapes_ ? s.shapes : kEmptyString, device, isAnnotation(s.kind)};
     auto [it, inserted] = index_.try_emplace(key, rows_.size());
     if (inserted) {
       OpRow row;
-      row.name = std::string(key.name);
+      row.name = step ? std::string("ProfilerStep*") : std::string(trace_.str(s.name));
       row.device = device;
       row.annotation = key.annotation;
       if (groupByShapes_) row.inputShapes = std::string(trace_.str(s.shapes));
