@@ -6,18 +6,29 @@
 
 namespace gapscope::cli {
 
+namespace {
+
+// The reader reports a cut file as `truncated` and explains it in the
+// "truncated" import issue ("truncated at byte N: ...").
+std::string truncationMessage(const io::LoadResult& result, const std::string& path) {
+  if (!result.error.empty()) return result.error;
+  if (const ImportIssue* issue = result.trace->issues.find("truncated")) return path + ": " + issue->description;
+  return path + ": the file is truncated";
+}
+
+}  // namespace
+
 std::optional<Trace> loadTraceForCommand(const std::string& path, const std::string& command,
                                          std::ostream& err) {
   io::LoadResult result = io::loadChromeTrace(path);
   const std::string prefix = "gapscope-cli " + command + ": ";
-  if (result.ok() && result.trace) return std::move(result.trace);
-  // A profiler killed mid-write leaves a cut file: everything before the cut
-  // is still worth analysing, so warn and go on.
-  if (result.truncated && result.trace && !result.cancelled) {
-    err << prefix << "warning: " << (result.error.empty() ? "file is truncated" : result.error)
-        << "; analysing what came before the cut\n";
+  if (result.trace && result.truncated && !result.cancelled) {
+    // A profiler killed mid-write leaves a cut file: everything before the
+    // cut is still worth analysing, so warn and go on.
+    err << prefix << "warning: " << truncationMessage(result, path) << '\n';
     return std::move(result.trace);
   }
+  if (result.ok() && result.trace) return std::move(result.trace);
   err << prefix << (result.error.empty() ? "could not load " + path : result.error) << '\n';
   return std::nullopt;
 }

@@ -112,12 +112,12 @@ void TextTable::print(std::ostream& out) const {
     for (std::size_t c = 0; c < columns_.size(); ++c) out << (c ? "  " : "") << std::string(widths[c], '-');
     out << '\n';
   };
-  auto line = [&](const std::vector<std::string>& cells, bool header) {
+  auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < columns_.size(); ++c) {
       if (c) out << "  ";
       // The last left-aligned cell needs no padding (no trailing blanks).
       const bool last = c + 1 == columns_.size();
-      const auto align = header ? Align::Right : columns_[c].align;
+      const auto align = columns_[c].align;
       writePadded(out, cells[c], last && align == Align::Left ? 0 : widths[c], align);
     }
     out << '\n';
@@ -125,9 +125,9 @@ void TextTable::print(std::ostream& out) const {
   std::vector<std::string> headers;
   for (const Column& c : columns_) headers.push_back(c.header);
   rule();
-  line(headers, true);
+  line(headers);
   rule();
-  for (const auto& row : rows_) line(row, false);
+  for (const auto& row : rows_) line(row);
   rule();
 }
 

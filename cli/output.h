@@ -44,7 +44,7 @@ std::string formatTableTime(TimeNs ns);
 // "12.34%" (two decimals).
 std::string formatPercent(double pct);
 
-// A text table like PyTorch's: a dashed rule, right-aligned header row, rule,
+// A text table like PyTorch's: a dashed rule, the header row, a rule,
 // rows, rule. Cells longer than a column's limit are cut with "...".
 class TextTable {
  public:
