@@ -50,6 +50,10 @@ struct Column {
   std::string id;      // JSON field name and CSV header, e.g. "self_device_us"
   std::string header;  // human header, e.g. "Self device"
   ColumnKind kind = ColumnKind::Text;
+  // Kernel names run to hundreds of characters of C++ templates: html and md
+  // show a short label (kernelLabel()), html with the full name as a
+  // tooltip; json and csv always hold the full text.
+  bool abbreviate = false;
 };
 
 // std::monostate: unknown (JSON null, empty CSV field, a dash in html/md).
@@ -240,6 +244,11 @@ struct ReportOptions {
 };
 
 Report buildReport(const Trace& trace, const ReportOptions& options = {});
+
+// A short label for a kernel name: no "void ", no parameter list, and for
+// PyTorch's element-wise kernels the functor ("elementwise: tanh_kernel_cuda");
+// cut in the middle to at most `maxLength` bytes.
+std::string kernelLabel(std::string_view kernelName, std::size_t maxLength = 90);
 
 // ---------------------------------------------------------------- writing
 

@@ -1,0 +1,113 @@
+// gapscope-cli report: a shareable hotspot report (html, md, json or csv).
+#include <filesystem>
+#include <ostream>
+
+#include "command.h"
+#include "gapscope/report/report.h"
+#include "load_trace.h"
+
+namespace gapscope::cli {
+namespace {
+
+struct ReportArgs {
+  std::string trace;
+  std::string output;  // "" or "-": standard output
+  report::ReportFormat format = report::ReportFormat::Html;
+};
+
+// Args::parse only knows "--key value", so "-o PATH" arrives as two
+// positional words; take them out here.
+std::optional<std::pair<std::string, std::vector<std::string>>> splitOutputOption(const Args& args,
+                                                                                   std::ostream& err) {
+  std::string output = args.get("output");
+  std::vector<std::string> rest;
+  const auto& words = args.positional();
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i] != "-o") {
+      rest.push_back(words[i]);
+      continue;
+    }
+    if (i + 1 >= words.size()) {
+      err << "gapscope-cli report: option -o needs a value\n";
+      return std::nullopt;
+    }
+    output = words[++i];
+  }
+  return std::make_pair(output, rest);
+}
+
+// --format wins; otherwise the output's extension; html by default.
+std::optional<report::ReportFormat> chooseFormat(const Args& args, const std::string& output) {
+  if (args.has("format")) {
+    auto f = report::parseReportFormat(args.get("format"));
+    if (!f) throw std::invalid_argument("--format expects html, md, json or csv, got '" + args.get("format") + "'");
+    return f;
+  }
+  std::string ext = std::filesystem::path(output).extension().string();
+  if (!ext.empty()) {
+    if (auto f = report::parseReportFormat(ext.substr(1))) return f;
+  }
+  return report::ReportFormat::Html;
+}
+
+std::size_t countOption(const Args& args, const std::string& key, std::size_t fallback) {
+  long long v = args.getInt(key, static_cast<long long>(fallback));
+  if (v < 0) throw std::invalid_argument("--" + key + " expects a non-negative integer");
+  return static_cast<std::size_t>(v);
+}
+
+int runReport(const Args& args, std::ostream& out, std::ostream& err) {
+  auto split = splitOutputOption(args, err);
+  if (!split) return 2;
+  auto [output, words] = *split;
+  if (words.size() != 1) {
+    err << "gapscope-cli report: expected one TRACE argument, got " << words.size()
+        << " (see gapscope-cli report --help)\n";
+    return 2;
+  }
+  ReportArgs ra{words[0], output, *chooseFormat(args, output)};
+  bool toStdout = ra.output.empty() || ra.output == "-";
+  if (toStdout && ra.format == report::ReportFormat::Csv) {
+    err << "gapscope-cli report: csv writes a folder; give one with -o PATH\n";
+    return 2;
+  }
+
+  report::ReportOptions options;
+  options.topOps = countOption(args, "top", options.topOps);
+  options.topKernels = options.topOps;
+  options.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
+  if (args.has("title")) options.title = args.get("title");
+
+  auto trace = loadTraceForCommand(ra.trace, "report", err);
+  if (!trace) return 1;
+  report::Report r = report::buildReport(*trace, options);
+
+  if (toStdout) {
+    switch (ra.format) {
+      case report::ReportFormat::Html: out << report::renderHtml(r); break;
+      case report::ReportFormat::Markdown: out << report::renderMarkdown(r); break;
+      default: out << report::renderJson(r); break;
+    }
+    return 0;
+  }
+  std::string error = report::writeReport(r, ra.format, ra.output);
+  if (!error.empty()) {
+    err << "gapscope-cli report: " << error << '\n';
+    return 1;
+  }
+  std::size_t triggered = 0;
+  for (const auto& f : r.findings) triggered += !f.passed;
+  out << "wrote " << ra.output << " (" << report::reportFormatName(ra.format) << "): " << triggered << " of "
+      << r.findings.size() << " rules found something\n";
+  return 0;
+}
+
+}  // namespace
+
+GAPSCOPE_CLI_COMMAND("report",
+                     "report TRACE [--format html|md|json|csv] [-o PATH] [--top N] [--min-gap-us US] [--title T]",
+                     "hotspot report: verdict, findings with advice, top ops/kernels, worst gaps; "
+                     "html/md/json to -o PATH or stdout, csv to a folder",
+                     {}, runReport);
+
+}  // namespace gapscope::cli

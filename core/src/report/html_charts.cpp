@@ -1,0 +1,168 @@
+#include "report/html_charts.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "report/render_common.h"
+#include "report/text_escape.h"
+#include "report/text_format.h"
+
+namespace gapscope::report {
+namespace {
+
+std::string num(double v) { return formatNumber(v, 1); }
+
+std::string text(double x, double y, const std::string& escaped, const char* cls = "",
+                 const char* anchor = "start") {
+  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + anchor + "\"" +
+         (*cls ? std::string(" class=\"") + cls + "\"" : "") + ">" + escaped + "</text>";
+}
+
+std::string rect(double x, double y, double w, double h, const char* fill, const std::string& title = "") {
+  std::string r = "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(std::max(w, 0.0)) +
+                  "\" height=\"" + num(std::max(h, 0.0)) + "\" fill=\"" + fill + "\"";
+  if (title.empty()) return r + "/>";
+  return r + "><title>" + title + "</title></rect>";
+}
+
+std::string line(double x1, double y1, double x2, double y2, const char* cls) {
+  return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) +
+         "\" class=\"" + cls + "\"/>";
+}
+
+std::string svgOpen(double w, double h, const std::string& label) {
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 " + num(w) + " " + num(h) +
+         "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" role=\"img\" aria-label=\"" + escapeHtml(label) +
+         "\">";
+}
+
+// A "nice" axis maximum (1, 2 or 5 times a power of ten) at or above v.
+double niceMax(double v) {
+  if (v <= 1) return 1;
+  double p = 1;
+  while (p * 10 <= v) p *= 10;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= v) return m * p;
+  return 10 * p;
+}
+
+}  // namespace
+
+std::string utilizationSvg(const Report& r) {
+  const auto& series = r.charts.utilization;
+  if (series.empty()) return "";
+  const double W = 1000, left = 64, right = 12, top = 22, lane = 64, laneGap = 14, axis = 30;
+  const double plotW = W - left - right;
+  const double H = top + static_cast<double>(series.size()) * (lane + laneGap) + axis;
+  const TimeNs span = std::max<TimeNs>(r.trace.span(), 1);
+  auto xOf = [&](TimeNs t) { return left + plotW * static_cast<double>(t - r.trace.start) / static_cast<double>(span); };
+
+  std::string s = svgOpen(W, H, "GPU utilisation over time");
+  for (std::size_t d = 0; d < series.size(); ++d) {
+    const UtilizationSeries& u = series[d];
+    double y0 = top + static_cast<double>(d) * (lane + laneGap);
+    s += rect(left, y0, plotW, lane, "#eef1f4");
+    for (std::size_t i = 0; i < u.busyPct.size(); ++i) {
+      if (u.busyPct[i] <= 0) continue;
+      TimeNs b0 = u.start + static_cast<TimeNs>(i) * u.binNs;
+      double x = xOf(b0), x1 = xOf(std::min(b0 + u.binNs, r.trace.end));
+      double h = lane * u.busyPct[i] / 100.0;
+      s += rect(x, y0 + lane - h, x1 - x + 0.3, h, "#2e7d32",
+                escapeHtml(formatDuration(b0 - r.trace.start) + ": " + formatPct(u.busyPct[i]) + " busy"));
+    }
+    s += text(left - 6, y0 + lane / 2 + 4, "GPU " + std::to_string(u.device), "lbl", "end");
+    s += text(left - 6, y0 + 9, "100%", "tick", "end");
+    s += text(left - 6, y0 + lane, "0%", "tick", "end");
+  }
+  const double plotBottom = top + static_cast<double>(series.size()) * (lane + laneGap) - laneGap;
+  // Step boundaries: a dashed line at each start, the name above it (names come from the trace).
+  double lastLabelX = -1e9;
+  for (const StepMark& m : r.charts.steps) {
+    double x = xOf(m.start);
+    s += line(x, top - 4, x, plotBottom, "step");
+    if (x - lastLabelX > 70) {
+      std::string name = m.name;
+      if (auto hash = name.find('#'); hash != std::string::npos) name = "step " + name.substr(hash + 1);
+      s += text(x + 3, top - 7, escapeHtml(name), "tick");
+      lastLabelX = x;
+    }
+  }
+  for (int i = 0; i <= 4; ++i) {
+    TimeNs t = r.trace.start + span * i / 4;
+    double x = xOf(t);
+    s += line(x, plotBottom, x, plotBottom + 5, "axis");
+    s += text(x, plotBottom + 18, escapeHtml(formatDuration(t - r.trace.start)), "tick",
+              i == 0 ? "start" : i == 4 ? "end" : "middle");
+  }
+  return s + "</svg>";
+}
+
+std::string gapHistogramSvg(const Report& r) {
+  const auto& buckets = r.charts.gapHistogram;
+  std::uint64_t maxCount = 0;
+  for (const auto& b : buckets) maxCount = std::max(maxCount, b.total());
+  if (maxCount == 0) return "";
+  const double W = 760, left = 48, right = 12, top = 30, plotH = 170, bottom = 40;
+  const double H = top + plotH + bottom;
+  const double plotW = W - left - right;
+  const double band = plotW / static_cast<double>(buckets.size());
+  const double yMax = niceMax(static_cast<double>(maxCount));
+
+  std::string s = svgOpen(W, H, "Histogram of GPU idle gaps by length and cause");
+  for (int i = 0; i <= 2; ++i) {
+    double v = yMax * i / 2, y = top + plotH - plotH * v / yMax;
+    s += line(left, y, left + plotW, y, "grid");
+    s += text(left - 6, y + 4, formatNumber(v, 0), "tick", "end");
+  }
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    const HistogramBucket& b = buckets[i];
+    double x = left + band * static_cast<double>(i) + band * 0.12, w = band * 0.76;
+    double y = top + plotH;
+    for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
+      if (b.count[c] == 0) continue;
+      auto cause = static_cast<analysis::GapCause>(c);
+      double h = plotH * static_cast<double>(b.count[c]) / yMax;
+      y -= h;
+      s += rect(x, y, w, h, causeColor(cause),
+                escapeHtml(std::to_string(b.count[c]) + " " + analysis::gapCauseLabel(cause) + " gaps of " +
+                           bucketLabel(b.minNs, b.maxNs)));
+    }
+    if (b.total() > 0) s += text(x + w / 2, y - 4, std::to_string(b.total()), "tick", "middle");
+    s += text(x + w / 2, top + plotH + 16, escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick", "middle");
+  }
+  double lx = left;
+  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
+    auto cause = static_cast<analysis::GapCause>(c);
+    s += rect(lx, 8, 12, 12, causeColor(cause));
+    std::string label = analysis::gapCauseLabel(cause);
+    s += text(lx + 16, 18, escapeHtml(label), "lbl");
+    lx += 30 + 7.0 * static_cast<double>(label.size());
+  }
+  s += text(left + plotW / 2, H - 6, "gap length (whole device idle)", "tick", "middle");
+  return s + "</svg>";
+}
+
+std::string distributionSvg(const std::vector<DistributionBucket>& buckets, const std::string& title) {
+  std::uint64_t maxCount = 0;
+  for (const auto& b : buckets) maxCount = std::max(maxCount, b.count);
+  if (maxCount == 0) return "";
+  const double W = 460, left = 40, right = 8, top = 24, plotH = 110, bottom = 26;
+  const double H = top + plotH + bottom, plotW = W - left - right;
+  const double band = plotW / static_cast<double>(buckets.size());
+  const double yMax = niceMax(static_cast<double>(maxCount));
+  std::string s = svgOpen(W, H, title);
+  s += text(left, 14, escapeHtml(title), "lbl");
+  s += line(left, top + plotH, left + plotW, top + plotH, "axis");
+  s += text(left - 6, top + 8, formatNumber(yMax, 0), "tick", "end");
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    const DistributionBucket& b = buckets[i];
+    double x = left + band * static_cast<double>(i) + band * 0.12, w = band * 0.76;
+    double h = plotH * static_cast<double>(b.count) / yMax;
+    s += rect(x, top + plotH - h, w, h, "#4f6d8f", escapeHtml(std::to_string(b.count) + " in " + bucketLabel(b.minNs, b.maxNs)));
+    if (b.count > 0) s += text(x + w / 2, top + plotH - h - 3, std::to_string(b.count), "tick", "middle");
+    s += text(x + w / 2, top + plotH + 14, escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick small", "middle");
+  }
+  return s + "</svg>";
+}
+
+}  // namespace gapscope::report

@@ -1,0 +1,18 @@
+// Internal: the HTML report's charts as inline SVG, written by hand (no
+// script, no external resource). Trace strings in labels are escaped.
+#pragma once
+
+#include <string>
+
+#include "gapscope/report/report.h"
+
+namespace gapscope::report {
+
+// GPU busy share over the trace span, one lane per device, steps marked.
+std::string utilizationSvg(const Report& report);
+// Device gaps by length, stacked by cause, with a legend.
+std::string gapHistogramSvg(const Report& report);
+// A plain bar chart of one distribution (launch or queue times).
+std::string distributionSvg(const std::vector<DistributionBucket>& buckets, const std::string& title);
+
+}  // namespace gapscope::report

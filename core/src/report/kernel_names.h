@@ -1,0 +1,31 @@
+// What a kernel is, judged from its name: the rules need to know element-wise
+// kernels, GEMMs and additions, and the report needs short labels for names
+// that run to hundreds of characters of C++ templates.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "gapscope/report/report.h"
+
+namespace gapscope::report {
+
+// PyTorch's TensorIterator kernels ("...elementwise_kernel<...>") and
+// Inductor's pointwise Triton kernels ("triton_poi_...").
+bool isElementwiseKernel(std::string_view name);
+
+// cuBLAS/cuBLASLt/CUTLASS GEMMs: "gemm" in any case ("sm80_xmma_gemm_...",
+// "ampere_sgemm_...", "cutlass::Kernel<...gemm...>"), Hopper's "nvjet_*"
+// cuBLASLt kernels, and Inductor's Triton matmul templates ("triton_tem_fused_mm").
+bool isGemmKernel(std::string_view name);
+
+// The GEMM already applies a bias in its epilogue ("..._bias_..." in the name).
+bool gemmHasBiasEpilogue(std::string_view name);
+
+// An element-wise addition: PyTorch's CUDAFunctor_add / AddFunctor, or an
+// Inductor pointwise kernel whose fused op list contains "add".
+bool isAddKernel(std::string_view name);
+
+// kernelLabel() is public: gapscope/report/report.h.
+
+}  // namespace gapscope::report

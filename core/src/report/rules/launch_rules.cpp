@@ -1,0 +1,132 @@
+// launch-overhead-bound and launch-dominated-kernels: the GPU waited for the
+// CPU, and kernels that take less time than launching them.
+#include <algorithm>
+#include <map>
+
+#include "report/rules/rules.h"
+#include "report/text_format.h"
+
+namespace gapscope::report::rules {
+namespace {
+
+using analysis::GapCause;
+
+std::string topBlamedOps(const ReportInputs& in, std::size_t count) {
+  std::string text;
+  std::size_t named = 0;
+  for (const auto& op : in.gaps.overheadCpuOps) {
+    if (named == count) break;
+    if (!text.empty()) text += ", ";
+    text += op.isUntraced ? std::string("untraced time") : std::string(in.trace.str(op.name));
+    text += " (" + formatDuration(op.selfNs) + ")";
+    ++named;
+  }
+  return text;
+}
+
+bool isKernelLaunch(analysis::LaunchKind k) {
+  return k == analysis::LaunchKind::Kernel || k == analysis::LaunchKind::DriverKernel;
+}
+
+}  // namespace
+
+Finding launchOverheadBound(const ReportInputs& in) {
+  const double threshold = in.options.thresholds.launchOverheadIdlePct;
+  Finding f = newFinding("launch-overhead-bound",
+                         "device idle time caused by launch overhead >= " + formatNumber(threshold, 1) +
+                             "% of the active window");
+  if (!in.gaps.hasGpuActivity) {
+    f.summary = "No GPU activity in the trace.";
+    return f;
+  }
+  TimeNs active = 0, overhead = 0;
+  for (const auto& d : in.gaps.devices) {
+    active += d.activeNs();
+    overhead += d.idle[GapCause::LaunchOverhead];
+  }
+  double pct = percentOf(static_cast<double>(overhead), static_cast<double>(active));
+  f.summary = "The GPU waited for the CPU to launch work " + formatDuration(overhead) + " of its " +
+              formatDuration(active) + " active window (" + formatPct(pct) + "; threshold " +
+              formatNumber(threshold, 1) + "%).";
+  if (pct < threshold) return f;
+
+  Table t = makeTable("", "Launch-overhead idle per device",
+                      {{"device", "Device", ColumnKind::Integer},
+                       {"active_us", "Active window", ColumnKind::Duration},
+                       {"busy_us", "Busy", ColumnKind::Duration},
+                       {"utilization_pct", "Utilisation", ColumnKind::Percent},
+                       {"idle_launch_overhead_us", "Idle: launch overhead", ColumnKind::Duration},
+                       {"launch_overhead_pct", "Share of window", ColumnKind::Percent}});
+  for (const auto& d : in.gaps.devices) {
+    TimeNs lo = d.idle[GapCause::LaunchOverhead];
+    t.rows.push_back({intCell(d.device), durationCell(d.activeNs()), durationCell(d.busyNs),
+                      realCell(d.utilization() * 100.0), durationCell(lo),
+                      realCell(percentOf(static_cast<double>(lo), static_cast<double>(d.activeNs())))});
+  }
+  std::string blamed = topBlamedOps(in, 3);
+  if (!blamed.empty()) f.summary += " Meanwhile the launching threads ran " + blamed + ".";
+  f.estimatedSavingNs = overhead;
+  trigger(f, std::move(t), in.options.maxEvidenceRows,
+          {"Capture the step in a CUDA graph (torch.cuda.graphs / torch.cuda.make_graphed_callables) "
+           "so one launch replays all kernels.",
+           "Use torch.compile (mode=\"reduce-overhead\" adds CUDA graphs): fewer, fused kernels and "
+           "less Python per kernel.",
+           "Give each kernel more work: larger batches or fewer, larger tensors.",
+           "Cut CPU work between launches (Python overhead, allocations, host-side checks)."});
+  return f;
+}
+
+Finding launchDominatedKernels(const ReportInputs& in) {
+  const auto& th = in.options.thresholds;
+  Finding f = newFinding("launch-dominated-kernels",
+                         ">= " + std::to_string(th.shortKernelMinCount) +
+                             " kernel launches whose GPU time is below the launch call's duration, and >= " +
+                             formatNumber(th.shortKernelPct, 1) + "% of all kernel launches");
+  struct PerKernel {
+    std::int64_t launches = 0, shortLaunches = 0;
+    std::vector<TimeNs> gpu, launch;
+  };
+  std::map<std::string_view, PerKernel> byName;
+  std::int64_t total = 0, shortCount = 0;
+  for (const auto& l : in.gaps.launches) {
+    if (!isKernelLaunch(l.kind) || l.firstOp == kNoIndex) continue;
+    ++total;
+    PerKernel& k = byName[in.trace.str(in.trace.slices[l.firstOp].name)];
+    ++k.launches;
+    if (!l.shortKernel) continue;
+    ++shortCount;
+    ++k.shortLaunches;
+    k.gpu.push_back(l.gpuNs);
+    k.launch.push_back(l.launchNs);
+  }
+  double pct = percentOf(static_cast<double>(shortCount), static_cast<double>(total));
+  f.summary = std::to_string(shortCount) + " of " + std::to_string(total) +
+              " kernel launches ran shorter on the GPU than their launch call took on the CPU (" +
+              formatPct(pct) + "; thresholds " + std::to_string(th.shortKernelMinCount) + " launches and " +
+              formatNumber(th.shortKernelPct, 1) + "%).";
+  if (shortCount < th.shortKernelMinCount || pct < th.shortKernelPct) return f;
+
+  Table t = makeTable("", "Kernels shorter than their launch",
+                      {{"kernel", "Kernel", ColumnKind::Text, true},
+                       {"launches", "Launches", ColumnKind::Integer},
+                       {"short_launches", "Shorter than launch", ColumnKind::Integer},
+                       {"median_gpu_us", "Median GPU time", ColumnKind::Duration},
+                       {"median_launch_us", "Median launch call", ColumnKind::Duration}});
+  std::vector<std::pair<std::string_view, PerKernel*>> rows;
+  for (auto& [name, k] : byName)
+    if (k.shortLaunches > 0) rows.emplace_back(name, &k);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.second->shortLaunches > b.second->shortLaunches; });
+  for (auto& [name, k] : rows) {
+    t.rows.push_back({textCell(name), intCell(k->launches), intCell(k->shortLaunches),
+                      durationCell(medianOf(k->gpu)), durationCell(medianOf(k->launch))});
+  }
+  trigger(f, std::move(t), in.options.maxEvidenceRows,
+          {"Fuse these kernels with their neighbours (torch.compile, or fused ops such as "
+           "torch._foreach_* and fused optimizers) so each launch carries more work.",
+           "Replay them from a CUDA graph: a graph launch costs one call for all its kernels.",
+           "Process more data per call (larger batches, concatenated inputs)."});
+  return f;
+}
+
+}  // namespace gapscope::report::rules

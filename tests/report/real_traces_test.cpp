@@ -1,0 +1,121 @@
+// Reports on the real traces in tests/data: structure, and the findings each
+// workload is known for (tests/data/PROVENANCE.md says what each one runs).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "gapscope/io/chrome_reader.h"
+#include "gapscope/report/report.h"
+#include "html_check.h"
+
+namespace gapscope::report {
+namespace {
+
+const Report& reportFor(const std::string& relativePath) {
+  static std::map<std::string, Report> cache;  // each trace is read and analysed once
+  auto it = cache.find(relativePath);
+  if (it != cache.end()) return it->second;
+  io::LoadResult loaded = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + relativePath);
+  EXPECT_TRUE(loaded.ok()) << relativePath << ": " << loaded.error;
+  Report r = loaded.trace ? buildReport(*loaded.trace) : Report{};
+  return cache.emplace(relativePath, std::move(r)).first->second;
+}
+
+bool triggered(const Report& r, std::string_view rule) {
+  const Finding* f = r.finding(rule);
+  EXPECT_NE(f, nullptr) << rule;
+  return f && !f->passed;
+}
+
+std::string cellText(const Table& t, std::size_t row, std::string_view column) {
+  int c = t.column(column);
+  if (c < 0 || row >= t.rows.size()) return "<missing>";
+  const Cell& cell = t.rows[row][static_cast<std::size_t>(c)];
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  if (const auto* i = std::get_if<std::int64_t>(&cell)) return std::to_string(*i);
+  return "<other>";
+}
+
+TEST(RealTraces, SplitStackIsLaunchBoundAndBatchable) {
+  const Report& r = reportFor("h200/split_stack_eager.json");
+  EXPECT_TRUE(triggered(r, "launch-overhead-bound"));
+  EXPECT_TRUE(triggered(r, "small-kernels-same-op"));
+  EXPECT_TRUE(triggered(r, "launch-dominated-kernels"));
+  const Finding* same = r.finding("small-kernels-same-op");
+  ASSERT_NE(same, nullptr);
+  // The 16 LayerNorms and 16 tanhs per step, three steps.
+  std::string ops = cellText(same->evidence, 0, "cpu_op") + " " + cellText(same->evidence, 1, "cpu_op");
+  EXPECT_NE(ops.find("aten::native_layer_norm"), std::string::npos) << ops;
+  EXPECT_NE(ops.find("aten::tanh"), std::string::npos) << ops;
+  EXPECT_EQ(cellText(same->evidence, 0, "kernels"), "48");
+  EXPECT_EQ(cellText(same->evidence, 0, "longest_run"), "16");
+  EXPECT_EQ(r.verdict.kind, "launch_overhead_bound") << r.verdict.line;
+}
+
+TEST(RealTraces, SplitStackStructure) {
+  const Report& r = reportFor("h200/split_stack_eager.json");
+  EXPECT_NE(r.trace.source.find("split_stack_eager.json"), std::string::npos);
+  ASSERT_EQ(r.trace.devices.size(), 1u);
+  EXPECT_EQ(r.trace.devices[0].name, "NVIDIA H200");
+  EXPECT_EQ(r.trace.devices[0].numSms, 132);
+  EXPECT_EQ(r.trace.steps, 3u);
+  EXPECT_EQ(r.trace.kernels, 105u);
+  EXPECT_GT(r.trace.span(), 0);
+  ASSERT_NE(r.table("steps"), nullptr);
+  EXPECT_EQ(r.table("steps")->rows.size(), 3u);  // three steps on one device
+  // PyTorch's own table: aten::native_layer_norm has the largest self CUDA time (121.985 us).
+  const Table* dev = r.table("top_ops_self_device");
+  ASSERT_NE(dev, nullptr);
+  EXPECT_EQ(cellText(*dev, 0, "name"), "aten::native_layer_norm");
+  EXPECT_EQ(std::get<std::int64_t>(dev->rows[0][static_cast<std::size_t>(dev->column("self_device_us"))]), 121985);
+  const Table* kernels = r.table("top_kernels");
+  ASSERT_NE(kernels, nullptr);
+  EXPECT_EQ(cellText(*kernels, 0, "grid"), "64x1x1");  // the LayerNorm: 64 blocks on 132 SMs
+  const Table* gaps = r.table("worst_gaps");
+  ASSERT_NE(gaps, nullptr);
+  ASSERT_FALSE(gaps->rows.empty());
+  EXPECT_FALSE(cellText(*gaps, 0, "explanation").empty());
+  EXPECT_EQ(testing::checkWellFormedHtml(renderHtml(r)), "");
+}
+
+TEST(RealTraces, CombinedIsNotBatchable) {
+  const Report& r = reportFor("h200/combined_eager.json");
+  EXPECT_FALSE(triggered(r, "small-kernels-same-op"));
+  EXPECT_FALSE(triggered(r, "gemm-separate-add"));
+}
+
+TEST(RealTraces, MatmulThenAddCouldUseTheEpilogue) {
+  EXPECT_TRUE(triggered(reportFor("h200/matmul_add_64_bf16_eager.json"), "gemm-separate-add"));
+  // nn.Linear already carries its bias in the GEMM (nvjet ..._bias_...).
+  EXPECT_FALSE(triggered(reportFor("h200/linear_64x4096_eager.json"), "gemm-separate-add"));
+  EXPECT_FALSE(triggered(reportFor("h200/mlp_eager.json"), "gemm-separate-add"));
+}
+
+TEST(RealTraces, SquareThreeWaysIsAnElementwiseChain) {
+  const Report& r = reportFor("h200/square_three_ways.json");
+  EXPECT_TRUE(triggered(r, "elementwise-chain"));
+  EXPECT_FALSE(triggered(r, "launch-overhead-bound"));
+  EXPECT_FALSE(triggered(r, "low-occupancy"));  // 100% estimated occupancy
+}
+
+TEST(RealTraces, AlexNetCopiesFromPageableMemory) {
+  const Report& r = reportFor("public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz");
+  EXPECT_TRUE(triggered(r, "pageable-memcpy"));
+  const Finding* f = r.finding("pageable-memcpy");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(cellText(f->evidence, 0, "copy"), "Memcpy HtoD (Pageable -> Device)");
+}
+
+TEST(RealTraces, EveryPublicTraceMakesAWellFormedReport) {
+  for (const char* path : {"public/hta-event-sync-multistream/event_sync_trace.json.gz",
+                           "public/hta-triton-example/triton_example.json.gz",
+                           "public/hta-old-format-inference/inference_rank_1.json.gz",
+                           "public/cat-unclosed-slices-array/main_thread_has_unclosed_slices.json"}) {
+    const Report& r = reportFor(path);
+    EXPECT_EQ(r.findings.size(), reportRules().size()) << path;
+    EXPECT_EQ(testing::checkWellFormedHtml(renderHtml(r)), "") << path;
+  }
+}
+
+}  // namespace
+}  // namespace gapscope::report
