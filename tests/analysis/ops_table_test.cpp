@@ -169,6 +169,19 @@ TEST(OpsTable, MemcpyAndMemsetAreAttributedLikeKernels) {
   EXPECT_EQ(t.selfDeviceTotal, 35);
 }
 
+TEST(OpsTable, CudaSyncEventsAreGpuRowsAttributedLikeKernels) {
+  // Kineto writes "Context Sync" on a stream-less track (pid = device,
+  // tid -1); PyTorch counts it as CUDA time of the op that synchronised.
+  TraceMaker m;
+  m.cpu("aten::item", "cpu_op", 0, 100).cpu("cudaDeviceSynchronize", "cuda_runtime", 10, 80, 12);
+  m.gpu("Context Sync", "cuda_sync", 20, 60, 12, -1);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(findRow(t, "Context Sync", OpDevice::Cpu), nullptr);
+  EXPECT_EQ(row(t, "Context Sync", OpDevice::Gpu).selfDevice, 60);
+  EXPECT_EQ(row(t, "aten::item").selfDevice, 60);
+  EXPECT_EQ(t.selfCpuTotal, 100);
+}
+
 TEST(OpsTable, ProfilerBookkeepingOpsAreDropped) {
   TraceMaker m;
   m.cpu("outer", "cpu_op", 0, 100).cpu("profiler::_record_function_exit", "cpu_op", 10, 30);

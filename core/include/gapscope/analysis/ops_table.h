@@ -60,7 +60,7 @@ struct OpTable {
   // Denominators of PyTorch's percentage columns: "Self CPU time total" is
   // the sum of selfCpu over all rows; "Self CUDA time total" the sum of
   // selfDevice over GPU rows that are not annotations (kernels, memcpy,
-  // memset), i.e. each piece of GPU work once.
+  // memset, cuda_sync records), i.e. each piece of GPU work once.
   TimeNs selfCpuTotal = 0;
   TimeNs selfDeviceTotal = 0;
 

@@ -28,6 +28,7 @@ struct SpecialStrings {
   std::vector<StringId> filteredNames;
   std::optional<StringId> traceCategory;  // "Trace": Kineto's session span...
   std::optional<StringId> spansPid;       // ...on pid "Spans"
+  std::vector<StringId> deviceCategories;
 
   explicit SpecialStrings(const StringTable& strings) {
     for (std::string_view name : kFilteredNames) {
@@ -35,6 +36,11 @@ struct SpecialStrings {
     }
     traceCategory = lookup(strings, "Trace");
     spansPid = lookup(strings, "Spans");
+    // PyTorch gives these Kineto activities the CUDA device type although
+    // Kineto may write them on a stream-less track (e.g. "Context Sync" on tid -1).
+    for (std::string_view category : {"cuda_sync", "cuda_profiler_range"}) {
+      if (auto id = lookup(strings, category)) deviceCategories.push_back(*id);
+    }
   }
 
   static std::optional<StringId> lookup(const StringTable& strings, std::string_view text) {
@@ -42,6 +48,9 @@ struct SpecialStrings {
     return strings.find(text, &id) ? std::optional<StringId>(id) : std::nullopt;
   }
 
+  bool isDeviceCategory(StringId category) const {
+    return std::find(deviceCategories.begin(), deviceCategories.end(), category) != deviceCategories.end();
+  }
   bool isFilteredName(StringId name) const {
     return std::find(filteredNames.begin(), filteredNames.end(), name) != filteredNames.end();
   }
@@ -55,7 +64,9 @@ struct SpecialStrings {
 OpEventClass classify(const SpecialStrings& special, const Slice& s, const Track& track) {
   if (track.kind == TrackKind::Async) return OpEventClass::Skip;
   if (special.isKinetoTraceSpan(s, track) || special.isFilteredName(s.name)) return OpEventClass::Skip;
-  if (isGpuKind(s.kind) || track.kind == TrackKind::GpuStream) return OpEventClass::Gpu;
+  if (isGpuKind(s.kind) || track.kind == TrackKind::GpuStream || special.isDeviceCategory(s.category)) {
+    return OpEventClass::Gpu;
+  }
   return OpEventClass::Cpu;
 }
 
