@@ -6,7 +6,7 @@
 
 namespace {
 
-gapscope::gpu::Availability probe(int device) { return gapscope::gpu::cuda::probeDevice(device); }
+gapscope::gpu::Availability probe(int device, bool cupti) { return gapscope::gpu::cuda::probeDevice(device, cupti); }
 
 void run(const gapscope::gpu::detail::ResolvedOptions& options, const gapscope::gpu::ProgressCallback& progress,
          const std::atomic<bool>* cancel, gapscope::gpu::detail::BackendResult& out) {

@@ -31,7 +31,7 @@ std::string privilegesHint() {
          "machine; run as root or set the nvidia module option NVreg_RestrictProfilingToAdminUsers=0";
 }
 
-Availability probeDevice(int device) {
+Availability probeDevice(int device, bool cupti) {
   // libcuda comes with the driver, not the toolkit: without it nothing runs.
   if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL))
     return unavailable(Unavailable::NoDriver, "no NVIDIA driver found (libcuda.so.1 is not installed)");
@@ -62,8 +62,14 @@ Availability probeDevice(int device) {
   if (cudaGetDeviceProperties(&prop, device) != cudaSuccess)
     return unavailable(Unavailable::NoDevice, "cudaGetDeviceProperties failed for device " + std::to_string(device));
 
-  std::uint32_t cupti = 0;
-  if (CUptiResult r = cuptiGetVersion(&cupti); r != CUPTI_SUCCESS)
+  Availability a;
+  a.available = true;
+  a.why = Unavailable::None;
+  a.deviceName = prop.name;
+  if (!cupti) return a;
+
+  std::uint32_t version = 0;
+  if (CUptiResult r = cuptiGetVersion(&version); r != CUPTI_SUCCESS)
     return unavailable(Unavailable::CuptiFailed, "cuptiGetVersion failed: " + cuptiResultText(r));
   CUptiResult r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) return unavailable(Unavailable::InsufficientPrivileges, privilegesHint());
@@ -72,11 +78,6 @@ Availability probeDevice(int device) {
                        "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) failed: " + cuptiResultText(r));
   }
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-
-  Availability a;
-  a.available = true;
-  a.why = Unavailable::None;
-  a.deviceName = prop.name;
   return a;
 }
 

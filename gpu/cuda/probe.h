@@ -6,7 +6,8 @@
 
 namespace gapscope::gpu::cuda {
 
-Availability probeDevice(int device);
+// `cupti` false: driver and device only.
+Availability probeDevice(int device, bool cupti);
 // The reason shown when CUPTI refuses for lack of privileges.
 std::string privilegesHint();
 

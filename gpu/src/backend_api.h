@@ -44,7 +44,8 @@ struct BackendApi {
   std::uint32_t abi = kBackendAbi;
   std::size_t resultSize = sizeof(BackendResult);
   std::size_t optionsSize = sizeof(ResolvedOptions);
-  Availability (*probe)(int device) = nullptr;
+  // `cupti` false: driver and device only (untraced runs never touch CUPTI).
+  Availability (*probe)(int device, bool cupti) = nullptr;
   void (*run)(const ResolvedOptions& options, const ProgressCallback& progress,
               const std::atomic<bool>* cancel, BackendResult& out) = nullptr;
 };

@@ -2,10 +2,12 @@
 // Kineto file: the host process (pid = process id) with one lane per thread
 // holding ProfilerStep#N and op ranges with the API calls nested inside; one
 // process per device (pid = device id) with one lane per stream; ac2g flows
-// from each launch call to its first GPU op; cuda_sync slices on the stream
-// they waited for; CUPTI overhead on pid -1. Times are relative to
+// from each launch call to its first GPU op; cuda_sync slices nested in the
+// call that waited (stream waits on their stream); CUPTI overhead on pid -1. Times are relative to
 // baseTimeNanoseconds, as Kineto writes them.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -271,11 +273,13 @@ class Converter {
     args += "]";
   }
 
-  // Kineto prints these two with six decimals.
-  static void appendFixed6(std::string& args, float v) {
+  // Kineto prints these two with six decimals. Returns the value as a
+  // reader of that text sees it, so the model equals the model read back.
+  static float appendFixed6(std::string& args, float v) {
     char buf[48];
     int n = std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(v));
     args.append(buf, static_cast<std::size_t>(std::max(0, n)));
+    return std::strtof(buf, nullptr);
   }
 
   void addKernels() {
@@ -292,8 +296,6 @@ class Converter {
       auto dev = devices_.find(k.deviceId);
       OccupancyEstimate occ;
       if (dev != devices_.end()) occ = estimateOccupancy(*dev->second, k);
-      info.blocksPerSm = occ.blocksPerSm;
-      info.warpsPerSm = occ.warpsPerSm;
       info.occupancyPct = occ.occupancyPct;
 
       std::string args = "{\"queued\": 0, ";
@@ -304,9 +306,9 @@ class Converter {
       detail::appendInt(args, info.sharedMemory);
       if (occ.blocksPerSm >= 0) {
         args += ", \"blocks per SM\": ";
-        appendFixed6(args, occ.blocksPerSm);
+        info.blocksPerSm = appendFixed6(args, occ.blocksPerSm);
         args += ", \"warps per SM\": ";
-        appendFixed6(args, occ.warpsPerSm);
+        info.warpsPerSm = appendFixed6(args, occ.warpsPerSm);
       }
       appendTriple(args, "grid", k.grid);
       appendTriple(args, "block", k.block);
@@ -365,18 +367,37 @@ class Converter {
     }
   }
 
+  // Where a sync marker goes. Kineto puts every cuda_sync on the stream
+  // lane, where a host wait overlaps the kernels it waits for and spills
+  // them onto extra rows; a blocking wait is the host thread's time, so it
+  // goes on that thread, nested in the call that waited (found by the
+  // correlation id). "Stream Wait Event" blocks a stream, not a thread: it
+  // stays on the stream lane, as in Kineto.
+  const ApiCallRecord* blockingCall(const SyncRecord& s) const {
+    if (s.kind == SyncKind::StreamWaitEvent || s.correlationId == 0) return nullptr;
+    auto it = callsByCorrelation_.find(s.correlationId);
+    return it == callsByCorrelation_.end() ? nullptr : it->second;
+  }
+
   void addSyncs() {
+    for (const auto& a : r_.apiCalls)
+      if (a.correlationId != 0) callsByCorrelation_.emplace(a.correlationId, &a);
     for (const auto& s : r_.syncs) {
       std::uint32_t dev = syncDevice(s);
       // Kineto: the stream as a signed 32-bit number, so "no stream"
       // (context and device syncs) becomes -1.
       std::int64_t stream = static_cast<std::int32_t>(s.streamId);
-      if (stream == -1) {
-        b_.setThreadName(num(dev), num(-1), "context sync");
+      ChromeId pid = num(dev);
+      ChromeId tid = num(stream);
+      if (const ApiCallRecord* call = blockingCall(s)) {
+        pid = cpuPid();
+        tid = num(call->threadId);
+      } else if (stream == -1) {
+        b_.setThreadName(pid, tid, "context sync");
       } else if (!streams_.count({dev, s.streamId})) {
-        b_.setThreadName(num(dev), num(stream), "stream " + std::to_string(stream));
+        b_.setThreadName(pid, tid, "stream " + std::to_string(stream));
       }
-      SliceEvent e = slice(num(dev), num(stream), s.start, s.end, syncKindName(s.kind), cat_.sync);
+      SliceEvent e = slice(pid, tid, s.start, s.end, syncKindName(s.kind), cat_.sync);
       e.correlation = s.correlationId;
       std::string args = "{\"cuda_sync_kind\": ";
       detail::appendJsonString(args, syncKindName(s.kind));
@@ -504,6 +525,7 @@ class Converter {
   std::set<std::pair<std::uint32_t, std::uint32_t>> streams_;  // (device, stream) with GPU ops
   std::unordered_map<std::uint32_t, GpuOpRef> firstGpuOp_;      // by correlation id
   std::unordered_map<std::uint32_t, const ApiCallRecord*> launches_;
+  std::unordered_map<std::uint32_t, const ApiCallRecord*> callsByCorrelation_;
 };
 
 }  // namespace

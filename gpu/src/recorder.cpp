@@ -80,7 +80,7 @@ Availability recordingAvailability() {
       cached.reason = b.error;
       return;
     }
-    cached = b.api->probe(0);
+    cached = b.api->probe(0, true);
   });
   return cached;
 }
@@ -103,12 +103,12 @@ RecordResult record(const RecordOptions& options, const ProgressCallback& progre
     result.error = b.error;
     return result;
   }
-  if (resolved.device != 0 || !recordingAvailability().available) {
-    Availability a = b.api->probe(resolved.device);
-    if (!a.available) {
-      result.error = a.reason;
-      return result;
-    }
+  // Untraced runs (overhead baselines) must not touch CUPTI at all.
+  Availability a = resolved.trace && resolved.device == 0 ? recordingAvailability()
+                                                          : b.api->probe(resolved.device, resolved.trace);
+  if (!a.available) {
+    result.error = a.reason;
+    return result;
   }
   auto report = [&progress](RecordProgress::Stage stage) {
     if (progress) progress(RecordProgress{stage, 0, 0});

@@ -1,0 +1,28 @@
+// GPU work per step of a recording (or of any trace with ProfilerStep#N
+// annotations): the GPU ops launched from inside each step's CPU range.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gapscope/model/trace.h"
+
+namespace gapscope::gpu {
+
+struct StepCounts {
+  std::string name;  // "ProfilerStep#3"
+  TimeNs cpuStart = 0;
+  TimeNs cpuDur = 0;
+  std::uint32_t kernels = 0;
+  std::uint32_t memcpys = 0;
+  std::uint32_t memsets = 0;
+  TimeNs gpuBusy = 0;  // summed durations of those ops (they run on one stream in the workloads)
+};
+
+// Steps in time order. A GPU op counts for the step whose range holds the
+// start of its launch call (found through the correlation id); ops whose
+// launch lies outside every step are not counted.
+std::vector<StepCounts> countPerStep(const Trace& trace);
+
+}  // namespace gapscope::gpu
