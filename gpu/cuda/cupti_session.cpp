@@ -105,6 +105,8 @@ void CuptiSession::stop() {
   CUptiResult flush = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   for (int k : enabledKinds_) cuptiActivityDisable(static_cast<CUpti_ActivityKind>(k));
   enabledKinds_.clear();
+  // Again after disabling: whatever was still being written is delivered too.
+  if (flush == CUPTI_SUCCESS) flush = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   throwIfFailed(flush, "cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)");
 }
 
