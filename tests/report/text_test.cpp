@@ -63,6 +63,14 @@ TEST(TextFormat, DurationsPickAUnitAndThreeDigits) {
   EXPECT_EQ(formatDuration(-1500), "-1.50 \xC2\xB5s");
 }
 
+TEST(TextFormat, CompactDurationsDropTrailingZeros) {
+  EXPECT_EQ(formatDurationCompact(1000), "1 \xC2\xB5s");
+  EXPECT_EQ(formatDurationCompact(2500), "2.5 \xC2\xB5s");
+  EXPECT_EQ(formatDurationCompact(100'000), "100 \xC2\xB5s");
+  EXPECT_EQ(formatDurationCompact(10'000'000), "10 ms");
+  EXPECT_EQ(formatDurationCompact(999), "999 ns");
+}
+
 TEST(TextFormat, ExactMicroseconds) {
   EXPECT_EQ(exactUs(1920), "1.92");
   EXPECT_EQ(exactUs(1000), "1");
@@ -77,7 +85,7 @@ TEST(KernelNames, LabelsAreShortAndNameTheFunctor) {
   EXPECT_EQ(kernelLabel(kAdd), "elementwise: CUDAFunctor_add");
   EXPECT_EQ(kernelLabel(kMul), "elementwise: MulFunctor");
   EXPECT_EQ(kernelLabel(kLayerNorm),
-            "at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float, false>");
+            "at::native::vectorized_layer_norm_kernel<float, float, false>");
   EXPECT_EQ(kernelLabel(kGemmBias), kGemmBias);
   std::string longName(300, 'x');
   std::string label = kernelLabel(longName, 40);

@@ -36,12 +36,12 @@ std::string svgOpen(double w, double h, const std::string& label) {
          "\">";
 }
 
-// A "nice" axis maximum (1, 2 or 5 times a power of ten) at or above v.
+// A round axis maximum at or above v (so bars fill at least ~2/3 of the height).
 double niceMax(double v) {
   if (v <= 1) return 1;
   double p = 1;
   while (p * 10 <= v) p *= 10;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
+  for (double m : {1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
     if (m * p >= v) return m * p;
   return 10 * p;
 }
@@ -66,7 +66,7 @@ std::string utilizationSvg(const Report& r) {
       if (u.busyPct[i] <= 0) continue;
       TimeNs b0 = u.start + static_cast<TimeNs>(i) * u.binNs;
       double x = xOf(b0), x1 = xOf(std::min(b0 + u.binNs, r.trace.end));
-      double h = lane * u.busyPct[i] / 100.0;
+      double h = std::max(1.0, lane * u.busyPct[i] / 100.0);  // any work stays visible
       s += rect(x, y0 + lane - h, x1 - x + 0.3, h, "#2e7d32",
                 escapeHtml(formatDuration(b0 - r.trace.start) + ": " + formatPct(u.busyPct[i]) + " busy"));
     }
@@ -91,7 +91,7 @@ std::string utilizationSvg(const Report& r) {
     TimeNs t = r.trace.start + span * i / 4;
     double x = xOf(t);
     s += line(x, plotBottom, x, plotBottom + 5, "axis");
-    s += text(x, plotBottom + 18, escapeHtml(formatDuration(t - r.trace.start)), "tick",
+    s += text(x, plotBottom + 18, escapeHtml(formatDurationCompact(t - r.trace.start)), "tick",
               i == 0 ? "start" : i == 4 ? "end" : "middle");
   }
   return s + "</svg>";

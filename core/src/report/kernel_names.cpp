@@ -116,8 +116,9 @@ std::string kernelLabel(std::string_view name, std::size_t maxLength) {
     std::string functor = elementwiseFunctor(s);
     if (!functor.empty()) return cutMiddle("elementwise: " + functor, maxLength);
   }
-  s = withoutParameters(s);
-  return cutMiddle(std::string(s), maxLength);
+  std::string label(withoutParameters(s));
+  eraseAll(label, "(anonymous namespace)::");
+  return cutMiddle(std::move(label), maxLength);
 }
 
 }  // namespace gapscope::report

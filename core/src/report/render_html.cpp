@@ -37,7 +37,7 @@ table { border-collapse: collapse; margin: 6px 0 4px; font-size: 12.5px; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; vertical-align: top; text-align: left; }
 th { background: var(--bg2); font-weight: 600; white-space: nowrap; }
 td.n, th.n { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-td.k { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12px; word-break: break-all; }
+td.k { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12px; overflow-wrap: anywhere; min-width: 11em; }
 .finding { border: 1px solid var(--line); border-left: 5px solid var(--bad); border-radius: 6px; padding: 8px 16px 10px; margin: 14px 0; }
 .finding h3 { margin-top: 6px; }
 .rule { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; color: var(--muted); font-weight: normal; }
@@ -62,7 +62,6 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
   .finding, .chart, tr { break-inside: avoid; }
   .scroll { overflow: visible; }
   table { font-size: 10px; }
-  td.k { word-break: break-all; }
 }
 )CSS";
 

@@ -21,8 +21,14 @@ const char* sliceKindWord(SliceKind k) {
 }
 
 std::string opsBlamedText(const Trace& trace, const std::vector<analysis::CpuOpBlame>& ops) {
+  constexpr std::size_t kShown = 4;  // the largest; the rest adds little to a table cell
   std::string text;
-  for (const auto& op : ops) {
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const auto& op = ops[i];
+    if (i == kShown) {
+      text += "; +" + std::to_string(ops.size() - kShown) + " more";
+      break;
+    }
     if (!text.empty()) text += "; ";
     text += op.isUntraced ? std::string("(untraced)") : std::string(trace.str(op.name));
     text += " " + formatDuration(op.selfNs);
@@ -58,10 +64,11 @@ std::size_t bucketIndex(const std::vector<Bucket>& buckets, TimeNs value) {
   return 0;
 }
 
+// Empty buckets past the last filled one only stretch the chart; the last
+// kept bucket keeps its upper bound (nothing lies beyond it).
 template <typename Bucket, typename Count>
 void dropEmptyTail(std::vector<Bucket>& buckets, Count count) {
   while (buckets.size() > 1 && count(buckets.back()) == 0) buckets.pop_back();
-  if (!buckets.empty()) buckets.back().maxNs = -1;
 }
 
 }  // namespace
@@ -145,7 +152,6 @@ Table worstGapsTable(const ReportInputs& in) {
                        {"explanation", "Why", ColumnKind::Text},
                        {"before", "Previous GPU op", ColumnKind::Text, true},
                        {"after", "Next GPU op", ColumnKind::Text, true},
-                       {"launch", "Launch call", ColumnKind::Text},
                        {"cpu_ops", "CPU work in the gap", ColumnKind::Text}});
   t.note =
       "The longest stretches with the whole device idle; \"At\" counts from the start of the "
@@ -162,7 +168,6 @@ Table worstGapsTable(const ReportInputs& in) {
     t.rows.push_back({durationCell(g.start - in.trace.minTime()), durationCell(g.dur), intCell(g.device),
                       textCell(analysis::gapCauseName(g.cause)), textCell(analysis::explainGap(in.trace, g)),
                       sliceNameCell(in.trace, g.before), sliceNameCell(in.trace, g.after),
-                      sliceNameCell(in.trace, g.launch),
                       textCell(opsBlamedText(in.trace, analysis::cpuOpsOf(in.gaps, g)))});
   }
   t.totalRows = gaps.size();

@@ -27,6 +27,17 @@ std::string formatDuration(TimeNs ns) {
   return threeDigits(v / 1e9, "s");
 }
 
+std::string formatDurationCompact(TimeNs ns) {
+  std::string text = formatDuration(ns);
+  std::size_t space = text.find(' ');
+  std::string number = text.substr(0, space);
+  if (number.find('.') != std::string::npos) {
+    while (number.back() == '0') number.pop_back();
+    if (number.back() == '.') number.pop_back();
+  }
+  return number + text.substr(space);
+}
+
 std::string formatPct(double pct) {
   if (pct > 0 && pct < 0.05) return "<0.1%";
   char buf[32];

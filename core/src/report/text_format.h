@@ -12,6 +12,9 @@ namespace gapscope::report {
 
 // "850 ns", "12.3 µs", "1.23 ms", "2.35 s": three significant digits.
 std::string formatDuration(TimeNs ns);
+// Like formatDuration but with trailing zeros dropped, for axis and bucket
+// labels: "1 µs", "2.5 µs", "100 µs", "1 ms".
+std::string formatDurationCompact(TimeNs ns);
 // "12.3%" (one decimal; "<0.1%" for small non-zero values).
 std::string formatPct(double pct);
 // "512 B", "48.0 KiB", "139.8 GiB" (binary units, one decimal).

@@ -17,7 +17,7 @@ std::string topBlamedOps(const ReportInputs& in, std::size_t count) {
   for (const auto& op : in.gaps.overheadCpuOps) {
     if (named == count) break;
     if (!text.empty()) text += ", ";
-    text += op.isUntraced ? std::string("untraced time") : std::string(in.trace.str(op.name));
+    text += op.isUntraced ? std::string("code outside any traced op") : std::string(in.trace.str(op.name));
     text += " (" + formatDuration(op.selfNs) + ")";
     ++named;
   }
@@ -64,7 +64,7 @@ Finding launchOverheadBound(const ReportInputs& in) {
                       realCell(percentOf(static_cast<double>(lo), static_cast<double>(d.activeNs())))});
   }
   std::string blamed = topBlamedOps(in, 3);
-  if (!blamed.empty()) f.summary += " Meanwhile the launching threads ran " + blamed + ".";
+  if (!blamed.empty()) f.summary += " Meanwhile the launching threads were busy in " + blamed + ".";
   f.estimatedSavingNs = overhead;
   trigger(f, std::move(t), in.options.maxEvidenceRows,
           {"Capture the step in a CUDA graph (torch.cuda.graphs / torch.cuda.make_graphed_callables) "
