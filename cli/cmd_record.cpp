@@ -61,6 +61,7 @@ gpu::RecordOptions recordOptions(const Args& args) {
   o.warmupSteps = intOption(args, "warmup", 0, 100, w->warmupSteps);
   o.device = intOption(args, "device", 0, 1024, 0);
   o.check = args.has("check");
+  o.syncEachStep = args.has("sync-each-step");
   o.bufferPoolBytes = static_cast<std::size_t>(intOption(args, "pool-mb", 8, 65536, 256)) << 20;
   return o;
 }
@@ -70,6 +71,9 @@ TimeNs median(std::vector<std::int64_t> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+
+// Wall time of all recorded steps through the final sync, per step.
+TimeNs perStep(const gpu::RecordStats& s) { return s.steps > 0 ? s.wallNs / s.steps : 0; }
 
 struct Overhead {
   TimeNs untracedBefore = 0;
@@ -81,8 +85,8 @@ struct Overhead {
   }
 };
 
-// Runs the workload without CUPTI; returns the median step time.
-TimeNs untracedMedian(gpu::RecordOptions o, std::ostream& err, bool* ok) {
+// Runs the workload without CUPTI; returns its time per step.
+TimeNs untracedPerStep(gpu::RecordOptions o, std::ostream& err, bool* ok) {
   o.trace = false;
   o.check = false;
   gpu::RecordResult r = gpu::record(o);
@@ -90,7 +94,7 @@ TimeNs untracedMedian(gpu::RecordOptions o, std::ostream& err, bool* ok) {
     err << "gapscope-cli record: untraced run failed: " << r.error << "\n";
     *ok = false;
   }
-  return median(r.stats.stepWallNs);
+  return perStep(r.stats);
 }
 
 struct Recording {
@@ -104,9 +108,6 @@ struct Recording {
   Overhead overhead;
 };
 
-std::string stepTimes(const std::vector<std::int64_t>& v) {
-  return v.empty() ? "-" : formatTableTime(median(v));
-}
 
 void printText(std::ostream& out, const Recording& r) {
   const Trace* t = r.result.trace ? &*r.result.trace : nullptr;
@@ -115,7 +116,9 @@ void printText(std::ostream& out, const Recording& r) {
       << ", size " << r.options.size << ") on " << device << ": " << r.result.stats.steps << " steps after "
       << r.options.warmupSteps << " warm-up\n";
   if (!r.path.empty()) out << "Saved:        " << r.path << " (" << r.written.bytes << " bytes)\n";
-  out << "Step time:    " << stepTimes(r.result.stats.stepWallNs) << " median (host wall time, each step ends with a sync)\n";
+  out << "Time/step:    " << formatTableTime(perStep(r.result.stats)) << " (" << formatTableTime(r.result.stats.wallNs)
+      << " for all steps through the final sync" << (r.options.syncEachStep ? "; a sync after every step" : "")
+      << ")\n";
   if (r.result.stats.checked) out << "Check:        matches the CPU reference\n";
   if (t) {
     out << "Recorded:     " << r.result.stats.kernels << " kernels, " << r.result.stats.memcpys << " memcpys, "
@@ -140,7 +143,7 @@ void printText(std::ostream& out, const Recording& r) {
     }
   }
   if (r.hasOverhead) {
-    out << "Overhead:     median step " << formatTableTime(r.overhead.traced) << " recorded vs "
+    out << "Overhead:     time per step " << formatTableTime(r.overhead.traced) << " recorded vs "
         << formatTableTime(r.overhead.untracedBefore) << " / " << formatTableTime(r.overhead.untracedAfter)
         << " unrecorded (before / after): ratio " << r.overhead.ratio() << "\n";
   }
@@ -161,6 +164,8 @@ void printJson(std::ostream& out, const Recording& r) {
   j["step_wall_us"] = Json::array();
   for (auto ns : r.result.stats.stepWallNs) j["step_wall_us"].push_back(usNumber(ns));
   j["median_step_us"] = usNumber(median(r.result.stats.stepWallNs));
+  j["wall_per_step_us"] = usNumber(perStep(r.result.stats));
+  j["sync_each_step"] = r.options.syncEachStep;
   j["checked"] = r.result.stats.checked;
   j["kernels"] = r.result.stats.kernels;
   j["memcpys"] = r.result.stats.memcpys;
@@ -201,7 +206,7 @@ int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
 
   bool ok = true;
   r.hasOverhead = traced && args.has("compare-untraced");
-  if (r.hasOverhead) r.overhead.untracedBefore = untracedMedian(r.options, err, &ok);
+  if (r.hasOverhead) r.overhead.untracedBefore = untracedPerStep(r.options, err, &ok);
   r.options.trace = traced;
   r.result = gpu::record(r.options);
   if (!r.result.ok()) {
@@ -209,8 +214,8 @@ int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   if (r.hasOverhead) {
-    r.overhead.traced = median(r.result.stats.stepWallNs);
-    r.overhead.untracedAfter = untracedMedian(r.options, err, &ok);
+    r.overhead.traced = perStep(r.result.stats);
+    r.overhead.untracedAfter = untracedPerStep(r.options, err, &ok);
   }
   if (r.result.trace) {
     // Saved before anything else looks at it, so nothing recorded is lost.
@@ -243,9 +248,9 @@ int runRecord(const Args&, std::ostream&, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("record",
                      "record --workload NAME [--size N] [--steps N] [--variant V] [--warmup N] [--device N] -o FILE "
-                     "[--check] [--compare-untraced] [--no-trace] [--format text|json]",
+                     "[--check] [--sync-each-step] [--compare-untraced] [--no-trace] [--format text|json]",
                      "run a bundled GPU workload under CUPTI, save the trace (.json or .json.gz) and print "
                      "kernels per step, GPU utilisation and the gap verdict",
-                     {"check", "compare-untraced", "no-trace"}, runRecord);
+                     {"check", "sync-each-step", "compare-untraced", "no-trace"}, runRecord);
 
 }  // namespace gapscope::cli

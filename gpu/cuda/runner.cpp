@@ -1,6 +1,7 @@
 // Runs one workload: set-up, warm-up steps (CUPTI already on, so its
-// start-up cost stays out of the recorded steps), recorded steps each
-// ending with a stream sync, then the records.
+// start-up cost stays out of the recorded steps), the recorded steps (the
+// host runs ahead unless syncEachStep), one final stream sync, then the
+// records.
 #include "runner.h"
 
 #include <cuda_runtime.h>
@@ -113,18 +114,24 @@ void runSteps(const ResolvedOptions& o, const ProgressCallback& progress, const 
   const std::uint64_t clockAnchor = ranges.now();
   const std::int64_t wallAtAnchor = wallNow();
   ranges.setEnabled(true);
+  const std::uint64_t wallStart = steadyNow();
   for (int s = 0; s < o.steps; ++s) {
-    if (cancelled(cancel)) return void(out.cancelled = true);
+    if (cancelled(cancel)) {
+      cudaStreamSynchronize(ctx.stream);
+      return void(out.cancelled = true);
+    }
     report(progress, RecordProgress::Stage::Recording, s + 1, o.steps);
     std::uint64_t wall0 = steadyNow();
     std::uint64_t t0 = ranges.now();
     workload->step(ctx);
-    GS_CHECK(cudaStreamSynchronize(ctx.stream));
+    if (o.syncEachStep) GS_CHECK(cudaStreamSynchronize(ctx.stream));
     std::uint64_t t1 = ranges.now();
     out.stats.stepWallNs.push_back(static_cast<std::int64_t>(steadyNow() - wall0));
     // Named as torch.profiler names steps, so every analysis finds them.
     ranges.add(HostRangeKind::Step, "ProfilerStep#" + std::to_string(s + 1), t0, t1);
   }
+  GS_CHECK(cudaStreamSynchronize(ctx.stream));
+  out.stats.wallNs = static_cast<std::int64_t>(steadyNow() - wallStart);
   ranges.setEnabled(false);
   out.stats.steps = o.steps;
 

@@ -29,6 +29,7 @@ struct ResolvedOptions {
   int device = 0;
   bool trace = true;
   bool check = false;
+  bool syncEachStep = false;
   std::size_t bufferPoolBytes = 0;
 };
 

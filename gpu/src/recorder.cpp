@@ -48,6 +48,7 @@ std::string resolve(const RecordOptions& in, detail::ResolvedOptions& out) {
   out.device = in.device;
   out.trace = in.trace;
   out.check = in.check;
+  out.syncEachStep = in.syncEachStep;
   out.bufferPoolBytes = std::max(in.bufferPoolBytes, kMinPoolBytes);
   return {};
 }

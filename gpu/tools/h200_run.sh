@@ -44,7 +44,7 @@ timeout 120 "$BUILD/tests/writer/writer_tests" >> "$OUT/tests.log" 2>&1; echo "w
 rec() {  # rec LABEL ARGS...: one recording, checked against the CPU reference
   local label=$1; shift
   log "$label: record $*"
-  timeout 180 "$CLI" record "$@" --check -o "/tmp/rec_$label.json.gz" >> "$RESULTS" 2>&1
+  timeout 180 "$CLI" record "$@" --check --format json -o "/tmp/rec_$label.json.gz" >> "$RESULTS" 2>&1
   echo "exit $?" >> "$RESULTS"
 }
 
@@ -63,15 +63,19 @@ rec split_stack_graph --workload split_stack_graph
 rec square_all --workload square
 rec sync_item --workload sync_every_step --variant item
 rec sync_stream --workload sync_every_step --variant stream_sync
+# The same with a sync after every step, as the PyTorch traces in tests/data/h200 were made.
+rec matmul_add_64_bf16_synced --workload matmul_add --size 64 --sync-each-step
+rec split_stack_synced --workload split_stack --sync-each-step
+rec split_stack_graph_synced --workload split_stack_graph --sync-each-step
 
 log "overhead: matmul_add 8192 bf16 (compute bound)"
-timeout 180 "$CLI" record --workload matmul_add --size 8192 --steps 30 --compare-untraced -o /tmp/ovh1.json.gz \
+timeout 180 "$CLI" record --workload matmul_add --size 8192 --steps 50 --compare-untraced -o /tmp/ovh1.json.gz \
   --format json >> "$RESULTS" 2>&1
 log "overhead: linear 8192 bf16"
-timeout 180 "$CLI" record --workload linear --size 8192 --steps 30 --compare-untraced -o /tmp/ovh2.json.gz \
+timeout 180 "$CLI" record --workload linear --size 8192 --steps 50 --compare-untraced -o /tmp/ovh2.json.gz \
   --format json >> "$RESULTS" 2>&1
 log "overhead: split_stack (launch bound, for contrast)"
-timeout 180 "$CLI" record --workload split_stack --steps 30 --compare-untraced -o /tmp/ovh3.json.gz \
+timeout 180 "$CLI" record --workload split_stack --steps 50 --compare-untraced -o /tmp/ovh3.json.gz \
   --format json >> "$RESULTS" 2>&1
 
 log "sample: split_stack, 5 steps"

@@ -53,6 +53,10 @@ struct RecordOptions {
   // false: run the workload without CUPTI (step times only, no trace), for
   // measuring what recording costs.
   bool trace = true;
+  // Synchronise with the GPU at the end of every step, as a training loop
+  // with torch.cuda.synchronize() (or a loss.item()) per step does. Off by
+  // default: the host runs ahead and only the last step is waited for.
+  bool syncEachStep = false;
   // Also compare the results against a CPU reference (slow at large sizes;
   // the error message names the first mismatch).
   bool check = false;
@@ -74,7 +78,11 @@ using ProgressCallback = std::function<void(const RecordProgress&)>;
 
 struct RecordStats {
   int steps = 0;
-  std::vector<std::int64_t> stepWallNs;  // host wall time per recorded step (ends with a sync)
+  // Host wall time of each recorded step (launch time only, unless
+  // syncEachStep), and of all of them through the final synchronisation:
+  // wallNs / steps is the time per step.
+  std::vector<std::int64_t> stepWallNs;
+  std::int64_t wallNs = 0;
   std::uint64_t kernels = 0;
   std::uint64_t memcpys = 0;
   std::uint64_t memsets = 0;
