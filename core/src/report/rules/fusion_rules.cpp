@@ -138,7 +138,7 @@ Finding smallKernelsSameOp(const ReportInputs& in) {
       "small-kernels-same-op",
       "the same kernel >= " + std::to_string(th.sameKernelMinRepeats) + " times in a run on one stream, <= " +
           std::to_string(th.sameKernelMaxBetween) + " other kernels between repeats, each shorter than " +
-          formatDuration(th.smallKernelNs));
+          formatDurationCompact(th.smallKernelNs));
   SameKernelRuns runs(in.trace, th);
   for (const StreamOps& s : in.streams) runs.scanStream(s);
   auto& stats = runs.stats();
