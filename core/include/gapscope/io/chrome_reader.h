@@ -19,8 +19,12 @@ struct LoadOptions {
   // Called from a reader thread now and then with bytes consumed of the file
   // as stored (compressed bytes for .gz) and its total size.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
-  // Set to true from any thread to stop loading; the result is then `cancelled`.
+  // Set to true from any thread to stop loading; the result is then `cancelled`
+  // (and holds no trace). Checked between chunks.
   const std::atomic<bool>* cancel = nullptr;
+  // Size of the pieces the text is cut into for parsing; 0 means 16 MiB.
+  // Tests set it small to exercise the cutting.
+  std::size_t chunkBytes = 0;
 };
 
 struct LoadResult {

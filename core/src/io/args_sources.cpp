@@ -1,0 +1,62 @@
+#include "args_sources.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "event_parser.h"
+
+namespace gapscope::io {
+
+namespace {
+
+// Args text is a JSON object; anything else means the file changed on disk.
+bool looksLikeArgs(const std::string& s) { return s.size() >= 2 && s.front() == '{' && s.back() == '}'; }
+
+class FileArgsSource final : public ArgsSource {
+ public:
+  explicit FileArgsSource(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  ~FileArgsSource() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  std::string fetch(const ArgsRef& ref) const override {
+    if (fd_ < 0 || ref.length == 0) return {};
+    std::string out(ref.length, '\0');
+    std::size_t done = 0;
+    while (done < out.size()) {
+      ssize_t r = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(ref.offset + done));
+      if (r <= 0) return {};
+      done += static_cast<std::size_t>(r);
+    }
+    return looksLikeArgs(out) ? out : std::string();
+  }
+
+ private:
+  int fd_;
+};
+
+class ArenaArgsSource final : public ArgsSource {
+ public:
+  explicit ArenaArgsSource(std::vector<std::string> arenas) : arenas_(std::move(arenas)) {}
+  std::string fetch(const ArgsRef& ref) const override {
+    if (ref.length == 0) return {};
+    const std::uint64_t arena = ref.offset >> kArenaShift;
+    const std::uint64_t pos = ref.offset & ((std::uint64_t{1} << kArenaShift) - 1);
+    if (arena >= arenas_.size() || pos + ref.length > arenas_[arena].size()) return {};
+    return arenas_[arena].substr(pos, ref.length);
+  }
+
+ private:
+  std::vector<std::string> arenas_;
+};
+
+}  // namespace
+
+std::shared_ptr<const ArgsSource> makeFileArgsSource(const std::string& path) {
+  return std::make_shared<FileArgsSource>(path);
+}
+
+std::shared_ptr<const ArgsSource> makeArenaArgsSource(std::vector<std::string> arenas) {
+  return std::make_shared<ArenaArgsSource>(std::move(arenas));
+}
+
+}  // namespace gapscope::io

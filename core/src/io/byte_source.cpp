@@ -1,0 +1,201 @@
+#include "byte_source.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace gapscope::io {
+
+namespace {
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// read() until n bytes or the end; -1 on an error.
+ssize_t readFully(int fd, char* dst, std::size_t n) {
+  std::size_t done = 0;
+  while (done < n) {
+    ssize_t r = ::read(fd, dst + done, n - done);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (r == 0) break;
+    done += static_cast<std::size_t>(r);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+class PlainFileSource final : public ByteSource {
+ public:
+  PlainFileSource(int fd, std::uint64_t size) : fd_(fd) {
+    storedSize_ = size;
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }
+  std::size_t read(char* dst, std::size_t n) override {
+    if (!error_.empty()) return 0;
+    ssize_t r = readFully(fd_.get(), dst, n);
+    if (r < 0) {
+      error_ = std::string("read error at byte ") + std::to_string(consumed_) + ": " + std::strerror(errno);
+      return 0;
+    }
+    consumed_ += static_cast<std::uint64_t>(r);
+    return static_cast<std::size_t>(r);
+  }
+  std::uint64_t storedConsumed() const override { return consumed_; }
+  bool rereadable() const override { return true; }
+
+ private:
+  Fd fd_;
+  std::uint64_t consumed_ = 0;
+};
+
+class GzipFileSource final : public ByteSource {
+ public:
+  GzipFileSource(int fd, std::uint64_t size) : fd_(fd), in_(1 << 20) {
+    storedSize_ = size;
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    std::memset(&z_, 0, sizeof z_);
+    // 16 + 15: gzip wrapper, largest window.
+    if (inflateInit2(&z_, 16 + MAX_WBITS) != Z_OK) error_ = "gzip error: cannot initialise zlib";
+    else initialised_ = true;
+  }
+  ~GzipFileSource() override {
+    if (initialised_) inflateEnd(&z_);
+  }
+  bool compressed() const override { return true; }
+  std::uint64_t storedConsumed() const override { return fileRead_ - z_.avail_in; }
+
+  std::size_t read(char* dst, std::size_t n) override {
+    if (!error_.empty() || done_) return 0;
+    z_.next_out = reinterpret_cast<Bytef*>(dst);
+    // zlib counts in uInt; a chunk never reaches 4 GiB, but stay safe.
+    z_.avail_out = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
+    const uInt want = z_.avail_out;
+    while (z_.avail_out > 0 && !done_) {
+      if (z_.avail_in == 0 && !refill()) break;
+      int ret = inflate(&z_, Z_NO_FLUSH);
+      if (ret == Z_STREAM_END) {
+        nextMember();
+      } else if (ret == Z_BUF_ERROR) {
+        if (z_.avail_in != 0) {  // no progress with input left: cannot happen with room to write
+          fail("stalled");
+        }
+      } else if (ret != Z_OK) {
+        fail(z_.msg ? z_.msg : "corrupt data");
+      }
+    }
+    return want - z_.avail_out;
+  }
+
+ private:
+  bool refill() {
+    ssize_t r = readFully(fd_.get(), reinterpret_cast<char*>(in_.data()), in_.size());
+    if (r < 0) {
+      error_ = std::string("read error at compressed byte ") + std::to_string(fileRead_) + ": " +
+               std::strerror(errno);
+      done_ = true;
+      return false;
+    }
+    if (r == 0) {
+      // The file ended inside a gzip member: a cut-short .gz.
+      endedEarly_ = true;
+      done_ = true;
+      return false;
+    }
+    fileRead_ += static_cast<std::uint64_t>(r);
+    z_.next_in = in_.data();
+    z_.avail_in = static_cast<uInt>(r);
+    return true;
+  }
+
+  // After a member ends: concatenated members continue the text; zero
+  // padding or nothing ends it.
+  void nextMember() {
+    if (z_.avail_in == 0 && !refillAtMemberEnd()) {
+      done_ = true;
+      return;
+    }
+    if (z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b) {
+      inflateReset(&z_);
+      return;
+    }
+    done_ = true;  // trailing bytes that are not another member are ignored
+  }
+  bool refillAtMemberEnd() {
+    bool ok = refill();
+    if (!ok && endedEarly_) endedEarly_ = false;  // the file simply ended after a member
+    return ok;
+  }
+
+  void fail(const char* what) {
+    error_ = "gzip error at compressed byte " + std::to_string(storedConsumed()) + ": " + what;
+    done_ = true;
+  }
+
+  Fd fd_;
+  std::vector<Bytef> in_;
+  z_stream z_;
+  bool initialised_ = false;
+  bool done_ = false;
+  std::uint64_t fileRead_ = 0;
+};
+
+class MemorySource final : public ByteSource {
+ public:
+  explicit MemorySource(std::string_view text) : text_(text) { storedSize_ = text.size(); }
+  std::size_t read(char* dst, std::size_t n) override {
+    std::size_t k = std::min(n, text_.size() - pos_);
+    std::memcpy(dst, text_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+  std::uint64_t storedConsumed() const override { return pos_; }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string* error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = std::string("cannot open: ") + std::strerror(errno);
+    return nullptr;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    *error = S_ISDIR(st.st_mode) ? "is a directory" : std::string("cannot stat: ") + std::strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
+  const std::uint64_t size = S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+  unsigned char magic[2] = {0, 0};
+  ssize_t got = ::pread(fd, magic, 2, 0);
+  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return std::make_unique<GzipFileSource>(fd, size);
+  return std::make_unique<PlainFileSource>(fd, size);
+}
+
+std::unique_ptr<ByteSource> openMemorySource(std::string_view text) {
+  return std::make_unique<MemorySource>(text);
+}
+
+}  // namespace gapscope::io

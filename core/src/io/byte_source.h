@@ -1,0 +1,41 @@
+// Where the JSON text comes from: a plain file, a gzip file inflated on the
+// fly (detected by its magic bytes, not its name), or memory. Sequential
+// reads only; the reader's producer thread owns the source.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace gapscope::io {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to n bytes of JSON text into dst; 0 at the end or on an error.
+  virtual std::size_t read(char* dst, std::size_t n) = 0;
+  // Bytes of the stored file consumed so far (compressed bytes for gzip).
+  virtual std::uint64_t storedConsumed() const = 0;
+  std::uint64_t storedSize() const { return storedSize_; }
+  virtual bool compressed() const { return false; }
+  // One line when reading failed (I/O or gzip error), else empty.
+  const std::string& error() const { return error_; }
+  // The compressed stream was cut short: a truncated .gz file.
+  bool endedEarly() const { return endedEarly_; }
+  // Whether the text can be read again later by offset (for args on demand).
+  virtual bool rereadable() const { return false; }
+
+ protected:
+  std::uint64_t storedSize_ = 0;
+  std::string error_;
+  bool endedEarly_ = false;
+};
+
+// Opens a file; gzip when it starts with the gzip magic bytes 1f 8b.
+std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string* error);
+// Text in memory; it must outlive the source.
+std::unique_ptr<ByteSource> openMemorySource(std::string_view text);
+
+}  // namespace gapscope::io

@@ -1,0 +1,168 @@
+// loadChromeTrace / parseChromeTrace: runs the pipeline, then turns its
+// outcome into a Trace, import issues and a one-line error.
+#include "gapscope/io/chrome_reader.h"
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "args_sources.h"
+#include "byte_source.h"
+#include "chunk_pipeline.h"
+
+namespace gapscope::io {
+
+namespace {
+
+struct LineColumn {
+  std::uint64_t line = 1;
+  std::uint64_t column = 1;
+};
+
+// Line and column (1-based, in bytes) of `offset` in the text a fresh
+// source yields. Only used for error messages, so it reads from the start.
+LineColumn locate(ByteSource& source, std::uint64_t offset) {
+  LineColumn lc;
+  std::vector<char> block(1 << 20);
+  std::uint64_t pos = 0;
+  std::uint64_t lineStart = 0;
+  while (pos < offset) {
+    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), offset - pos));
+    std::size_t n = source.read(block.data(), want);
+    if (n == 0) break;
+    const char* p = block.data();
+    const char* end = p + n;
+    while (const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p))) {
+      ++lc.line;
+      p = static_cast<const char*>(nl) + 1;
+      lineStart = pos + static_cast<std::uint64_t>(p - block.data());
+    }
+    pos += n;
+  }
+  lc.column = offset - lineStart + 1;
+  return lc;
+}
+
+std::string describeUnknownPhases(const UnknownPhases& u, std::uint64_t* total, std::uint64_t* first) {
+  std::string text = "events with a phase gapscope does not read, dropped:";
+  *total = 0;
+  *first = UINT64_MAX;
+  for (std::size_t ph = 0; ph < u.count.size(); ++ph) {
+    if (!u.count[ph]) continue;
+    char buf[64];
+    if (ph >= 0x20 && ph < 0x7f && ph != '?') std::snprintf(buf, sizeof buf, " '%c' x%llu", static_cast<char>(ph),
+                                                          static_cast<unsigned long long>(u.count[ph]));
+    else std::snprintf(buf, sizeof buf, " (not one character) x%llu", static_cast<unsigned long long>(u.count[ph]));
+    text += buf;
+    *total += u.count[ph];
+    *first = std::min(*first, u.firstOffset[ph]);
+  }
+  return text;
+}
+
+void addTruncatedIssue(const PipelineResult& pr, ImportIssues& issues) {
+  std::string what = "truncated at byte " + std::to_string(pr.truncatedAt) +
+                     ": the file ends inside the trace (a profiler killed mid-write?); everything before the cut is loaded";
+  if (pr.lastCompleteEnd) what += ", the last whole event ends at byte " + std::to_string(pr.lastCompleteEnd);
+  if (pr.gzipEndedEarly) what += "; the gzip stream itself is cut short";
+  issues.add("truncated", Severity::Error, pr.truncatedAt, what);
+}
+
+using Locator = std::function<LineColumn(std::uint64_t)>;
+
+std::string positionedMessage(const std::string& name, const Locator& locator, std::uint64_t offset,
+                              const std::string& message) {
+  LineColumn lc = locator(offset);
+  return name + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) + " (byte " +
+         std::to_string(offset) + "): " + message;
+}
+
+LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& name,
+                      const std::shared_ptr<const ArgsSource>& fileArgs, const Locator& locator) {
+  using O = PipelineResult::Outcome;
+  LoadResult r;
+  if (pr.outcome == O::Cancelled) {
+    r.cancelled = true;
+    return r;
+  }
+  switch (pr.outcome) {
+    case O::Malformed:
+    case O::NotATrace:
+      if (!pr.errorHasPosition) {
+        r.error = name + ": " + pr.message;
+      } else {
+        r.error = positionedMessage(name, locator, pr.errorOffset, pr.message);
+      }
+      break;
+    case O::SourceError:
+      r.error = name + ": " + pr.message;
+      break;
+    case O::Truncated:
+      r.truncated = true;
+      break;
+    default:
+      break;
+  }
+  if (!pr.eventsReached) return r;
+
+  TraceBuilder& b = pr.builder;
+  TraceMetadata& m = b.metadata();
+  m.sourcePath = name;
+  m.sourceBytes = source.storedSize();
+  m.decompressedBytes = pr.decompressedBytes;
+  for (const auto& entry : pr.entries) applyTopLevelEntry(entry, m, b.issues());
+  std::uint64_t unknown = 0;
+  std::uint64_t firstUnknown = 0;
+  std::string phases = describeUnknownPhases(pr.unknownPhases, &unknown, &firstUnknown);
+  if (unknown) b.issues().add("unknown_phase", Severity::Warning, firstUnknown, phases, unknown);
+  if (r.truncated) addTruncatedIssue(pr, b.issues());
+  std::shared_ptr<const ArgsSource> args = fileArgs ? fileArgs : makeArenaArgsSource(std::move(pr.arenas));
+  r.trace = b.finish(std::move(args));
+  return r;
+}
+
+PipelineConfig configFor(const LoadOptions& options, ArgsStorage storage) {
+  PipelineConfig cfg;
+  cfg.threads = options.threads;
+  if (options.chunkBytes) cfg.chunkBytes = options.chunkBytes;
+  cfg.storage = storage;
+  cfg.progress = options.progress;
+  cfg.cancel = options.cancel;
+  return cfg;
+}
+
+}  // namespace
+
+LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) {
+  std::string error;
+  std::unique_ptr<ByteSource> source = openFileSource(path, &error);
+  if (!source) {
+    LoadResult r;
+    r.error = path + ": " + error;
+    return r;
+  }
+  const bool plain = source->rereadable();
+  PipelineResult pr = runPipeline(*source, configFor(options, plain ? ArgsStorage::SourceOffsets : ArgsStorage::Arena));
+  Locator locator = [&](std::uint64_t offset) {
+    std::string ignored;
+    std::unique_ptr<ByteSource> again = openFileSource(path, &ignored);
+    return again ? locate(*again, offset) : LineColumn{};
+  };
+  LoadResult r = finishLoad(*source, std::move(pr), path, plain ? makeFileArgsSource(path) : nullptr, locator);
+  if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
+  return r;
+}
+
+LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, const std::string& name) {
+  std::unique_ptr<ByteSource> source = openMemorySource(json);
+  PipelineResult pr = runPipeline(*source, configFor(options, ArgsStorage::Arena));
+  Locator locator = [&](std::uint64_t offset) {
+    std::unique_ptr<ByteSource> again = openMemorySource(json);
+    return locate(*again, offset);
+  };
+  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, locator);
+  if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
+  return r;
+}
+
+}  // namespace gapscope::io

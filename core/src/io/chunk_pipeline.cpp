@@ -1,0 +1,634 @@
+#include "chunk_pipeline.h"
+
+#include <simdjson.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "json_text.h"
+
+namespace gapscope::io {
+
+namespace {
+
+constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+constexpr std::size_t npos = std::string_view::npos;
+
+// A text buffer laid out for the fast parser: data[0] is reserved for the
+// '[' that makes a chunk an array, the text follows, then one byte for a
+// closing ']' and simdjson's padding.
+class TextBuffer {
+ public:
+  TextBuffer() = default;
+  explicit TextBuffer(std::size_t textCapacity)
+      : data_(new char[textCapacity + 2 + kPadding]), textCapacity_(textCapacity) {
+    data_[0] = '[';
+  }
+  char* data() { return data_.get(); }
+  const char* data() const { return data_.get(); }
+  char* text() { return data_.get() + 1; }
+  std::size_t textCapacity() const { return textCapacity_; }
+  std::size_t allocated() const { return textCapacity_ + 2 + kPadding; }
+  // Keeps the first `used` text bytes.
+  void grow(std::size_t newCapacity, std::size_t used) {
+    TextBuffer bigger(newCapacity);
+    std::memcpy(bigger.text(), text(), used);
+    *this = std::move(bigger);
+  }
+  void release() {
+    data_.reset();
+    textCapacity_ = 0;
+  }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t textCapacity_ = 0;
+};
+
+TextBuffer bufferHolding(std::string_view text) {
+  TextBuffer b(text.size());
+  std::memcpy(b.text(), text.data(), text.size());
+  return b;
+}
+
+struct Chunk {
+  std::uint64_t begin = 0;  // stream offset of the first text byte
+  TextBuffer buf;
+  std::size_t textLen = 0;
+  std::size_t commaAt = npos;  // cut chunks: text index of the separating ','
+  bool last = false;
+  bool firstInArray = false;
+  std::uint64_t storedConsumed = 0;
+  // Set by a worker.
+  bool parsed = false;
+  FastParse fast;
+  std::unique_ptr<ChunkOutput> out;
+
+  std::string_view text() const { return {buf.data() + 1, textLen}; }
+};
+
+// What the merger decided about one stretch of text.
+struct Segment {
+  enum class Kind { CutOk, ArrayEnd, BadCut, Truncated, Malformed };
+  Kind kind = Kind::CutOk;
+  std::size_t pos = 0;  // ArrayEnd: the ']'; BadCut: start of the carried event; Malformed: the fault
+  std::string message;
+  std::size_t lastCompleteEnd = 0;  // Truncated: end of the last whole event in this text (0: none)
+  std::vector<std::unique_ptr<ChunkOutput>> outputs;
+};
+
+class Pipeline {
+ public:
+  Pipeline(ByteSource& source, const PipelineConfig& config) : src_(source), cfg_(config) {
+    if (cfg_.threads < 1) cfg_.threads = 1;
+    if (cfg_.chunkBytes < 64) cfg_.chunkBytes = 64;
+    maxInFlight_ = static_cast<std::size_t>(cfg_.threads) + 2;
+  }
+
+  PipelineResult run() {
+    std::thread producer([this] { produce(); });
+    std::vector<std::thread> workers;
+    for (int i = 0; i < cfg_.threads; ++i) workers.emplace_back([this] { work(); });
+    try {
+      merge();
+    } catch (const std::bad_alloc&) {
+      result_.outcome = PipelineResult::Outcome::SourceError;
+      result_.message = "out of memory";
+    }
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    producer.join();
+    for (auto& w : workers) w.join();
+    using O = PipelineResult::Outcome;
+    // Corrupt deflate data can inflate to garbage for a while before zlib
+    // notices; a JSON error in compressed input is then only a symptom.
+    if (result_.outcome == O::Malformed && src_.compressed() && producerError_.empty()) drainSource();
+    result_.gzipEndedEarly = gzipEndedEarly_;
+    // A read or gzip error ends the text early; say so rather than "truncated".
+    if (!producerError_.empty() && result_.outcome != O::Cancelled) {
+      result_.outcome = PipelineResult::Outcome::SourceError;
+      result_.message = producerError_;
+    }
+    result_.decompressedBytes = streamEnd_;
+    return std::move(result_);
+  }
+
+ private:
+  void drainSource() {
+    std::vector<char> scratch(1 << 20);
+    while (!cancelled() && src_.read(scratch.data(), scratch.size()) > 0) {
+    }
+    producerError_ = src_.error();
+  }
+
+  bool cancelled() const { return cfg_.cancel && cfg_.cancel->load(std::memory_order_relaxed); }
+
+  std::unique_ptr<ChunkOutput> newOutput() {
+    auto out = std::make_unique<ChunkOutput>();
+    out->storage = cfg_.storage;
+    out->arenaId = nextArenaId_.fetch_add(1);
+    return out;
+  }
+
+  // ---- producer ---------------------------------------------------------
+
+  void produce() {
+    try {
+      std::string carry;
+      std::uint64_t begin = 0;
+      if (readPrologue(&carry, &begin)) produceChunks(carry, begin);
+    } catch (const std::bad_alloc&) {
+      producerError_ = "out of memory while reading";
+    }
+    std::lock_guard lock(mu_);
+    producerDone_ = true;
+    cv_.notify_all();
+  }
+
+  // Reads until the events array starts. Returns false when it never does.
+  bool readPrologue(std::string* rest, std::uint64_t* restBegin) {
+    std::string head;
+    std::size_t step = std::min<std::size_t>(64 << 10, cfg_.chunkBytes);
+    bool eof = false;
+    TopLevelStep s;
+    while (true) {
+      std::size_t old = head.size();
+      head.resize(old + step);
+      std::size_t n = src_.read(head.data() + old, step);
+      head.resize(old + n);
+      eof = n == 0;
+      s = walkTopLevel(head, TopLevelMode::Start, eof, 0);
+      if (s.status != TopLevelStep::Status::NeedMore || eof) break;
+      step = std::min(step * 2, cfg_.chunkBytes);
+    }
+    std::lock_guard lock(mu_);
+    prologue_ = std::move(s);
+    prologueReady_ = true;
+    if (!src_.error().empty()) producerError_ = src_.error();
+    if (eof) streamEnd_ = head.size();
+    cv_.notify_all();
+    if (prologue_.status != TopLevelStep::Status::EventsStart) return false;
+    rest->assign(head, prologue_.pos);
+    *restBegin = prologue_.pos;
+    return true;
+  }
+
+  void produceChunks(const std::string& first, std::uint64_t begin) {
+    TextBuffer buf(std::max(cfg_.chunkBytes, first.size()));
+    std::memcpy(buf.text(), first.data(), first.size());
+    std::size_t filled = first.size();
+    bool eof = false;
+    bool firstChunk = true;
+    while (true) {
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || inFlight_ < maxInFlight_; });
+        if (stop_) return;
+      }
+      if (cancelled()) return;
+      std::size_t target = std::max(cfg_.chunkBytes, filled);
+      std::size_t cut = npos;
+      while (true) {
+        while (!eof && filled < target) {
+          std::size_t n = src_.read(buf.text() + filled, target - filled);
+          if (n == 0) eof = true;
+          filled += n;
+        }
+        if (eof) break;
+        cut = findEventSeparatorBackward(std::string_view(buf.text(), filled), filled);
+        if (cut != npos) break;
+        // One event bigger than the buffer: read on.
+        target *= 2;
+        buf.grow(target, filled);
+      }
+      auto chunk = std::make_unique<Chunk>();
+      chunk->begin = begin;
+      chunk->firstInArray = firstChunk;
+      chunk->storedConsumed = src_.storedConsumed();
+      TextBuffer next;
+      std::size_t carried = 0;
+      if (eof) {
+        chunk->textLen = filled;
+        chunk->last = true;
+      } else {
+        chunk->textLen = cut + 1;
+        chunk->commaAt = cut;
+        carried = filled - chunk->textLen;
+        next = TextBuffer(std::max(cfg_.chunkBytes, carried));
+        std::memcpy(next.text(), buf.text() + chunk->textLen, carried);
+      }
+      chunk->buf = std::move(buf);
+      begin += chunk->textLen;
+      {
+        std::lock_guard lock(mu_);
+        if (eof) {
+          streamEnd_ = begin;
+          if (!src_.error().empty()) producerError_ = src_.error();
+          gzipEndedEarly_ = src_.endedEarly();
+        }
+        work_.push_back(chunk.get());
+        produced_.push_back(std::move(chunk));
+        ++inFlight_;
+      }
+      cv_.notify_all();
+      if (eof) return;
+      buf = std::move(next);
+      filled = carried;
+      firstChunk = false;
+    }
+  }
+
+  // ---- workers ------------------------------------------------------------
+
+  void work() {
+    EventParser parser;
+    while (true) {
+      Chunk* c = nullptr;
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || !work_.empty() || producerDone_; });
+        if (work_.empty()) return;
+        c = work_.front();
+        work_.pop_front();
+        if (stop_) {
+          c->parsed = true;
+          continue;
+        }
+      }
+      try {
+        if (!cancelled()) parseFast(*c, parser);
+      } catch (const std::bad_alloc&) {
+        c->fast = FastParse{};
+        c->fast.error = "out of memory";
+      }
+      {
+        std::lock_guard lock(mu_);
+        c->parsed = true;
+      }
+      cv_.notify_all();
+    }
+  }
+
+  void parseFast(Chunk& c, EventParser& parser) {
+    c.out = newOutput();
+    char* d = c.buf.data();
+    std::size_t len = 1 + c.textLen;
+    if (c.commaAt != npos) {
+      d[1 + c.commaAt] = ']';
+      len = c.commaAt + 2;
+    }
+    c.fast = parser.parse(d, len, c.buf.allocated(), c.begin - 1, *c.out);
+    if (c.commaAt != npos) d[1 + c.commaAt] = ',';
+  }
+
+  // ---- merger (calling thread) ----------------------------------------------
+
+  void merge() {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return prologueReady_; });
+    }
+    for (auto& e : prologue_.entries) result_.entries.push_back(std::move(e));
+    if (prologue_.status != TopLevelStep::Status::EventsStart) {
+      finishWithoutEvents();
+      return;
+    }
+    result_.eventsReached = true;
+    bareArray_ = prologue_.bareArray;
+    while (true) {
+      std::unique_ptr<Chunk> c = nextParsedChunk();
+      if (!c) break;
+      handleChunk(*c);
+      {
+        std::lock_guard lock(mu_);
+        --inFlight_;
+      }
+      cv_.notify_all();
+      if (cfg_.progress) cfg_.progress(c->storedConsumed, src_.storedSize());
+      if (done_) return;
+    }
+    if (cancelled()) {
+      result_.outcome = PipelineResult::Outcome::Cancelled;
+      return;
+    }
+    finishAtEnd();
+  }
+
+  void finishWithoutEvents() {
+    using S = TopLevelStep::Status;
+    if (prologue_.status == S::Truncated) {
+      result_.outcome = PipelineResult::Outcome::Truncated;
+      result_.truncatedAt = prologue_.pos;
+      result_.eventsReached = true;  // an empty trace with whatever metadata came first
+    } else {
+      result_.outcome = PipelineResult::Outcome::NotATrace;
+      result_.errorOffset = prologue_.pos;
+      result_.errorHasPosition = prologue_.positioned;
+      result_.message = prologue_.message;
+    }
+  }
+
+  std::unique_ptr<Chunk> nextParsedChunk() {
+    std::unique_lock lock(mu_);
+    while (true) {
+      if (cancelled()) return nullptr;
+      if (!produced_.empty() && produced_.front()->parsed) {
+        auto c = std::move(produced_.front());
+        produced_.pop_front();
+        return c;
+      }
+      if (produced_.empty() && producerDone_) return nullptr;
+      // Wake now and then to notice cancellation.
+      cv_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+  }
+
+  void handleChunk(Chunk& c) {
+    if (tailMode_) {
+      tail_.append(c.text());
+      return;
+    }
+    Segment seg;
+    std::string_view text = c.text();
+    std::uint64_t begin = c.begin;
+    std::string joined;
+    if (carryActive_) {
+      // The previous cut fell inside an event: parse again from its start.
+      joined = carry_ + std::string(text);
+      text = joined;
+      begin = carryBegin_;
+      std::size_t commaAt = c.commaAt == npos ? npos : carry_.size() + c.commaAt;
+      carryActive_ = false;
+      carry_.clear();
+      seg = parseText(text, begin, commaAt, c.last, carryFirstInArray_);
+    } else if (c.fast.ok) {
+      seg = interpretFast(c.fast, c.commaAt);
+      seg.outputs.push_back(std::move(c.out));
+    } else {
+      seg = careful(text, begin, c.last, c.firstInArray);
+    }
+    c.out.reset();
+    apply(seg, text, begin, c.firstInArray);
+    c.buf.release();
+  }
+
+  static Segment interpretFast(const FastParse& fast, std::size_t commaAt) {
+    Segment seg;
+    if (commaAt != npos && fast.closeIndex == commaAt + 1) {
+      seg.kind = Segment::Kind::CutOk;
+    } else {
+      seg.kind = Segment::Kind::ArrayEnd;
+      seg.pos = fast.closeIndex - 1;  // buffer index -> text index
+    }
+    return seg;
+  }
+
+  // Fast parse of text that is not in a chunk buffer, then careful if needed.
+  Segment parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last,
+                    bool firstInArray) {
+    TextBuffer b = bufferHolding(text);
+    std::size_t len = 1 + text.size();
+    if (commaAt != npos) {
+      b.text()[commaAt] = ']';
+      len = commaAt + 2;
+    }
+    auto out = newOutput();
+    FastParse fast = mergerParser_.parse(b.data(), len, b.allocated(), begin - 1, *out);
+    if (fast.ok) {
+      Segment seg = interpretFast(fast, commaAt);
+      seg.outputs.push_back(std::move(out));
+      return seg;
+    }
+    return careful(text, begin, last, firstInArray);
+  }
+
+  // Exact walk over the elements; see the comment in chunk_pipeline.h.
+  Segment careful(std::string_view text, std::uint64_t begin, bool last, bool firstInArray) {
+    struct Span {
+      std::size_t b, e;
+    };
+    std::vector<Span> elements;
+    Segment seg;
+    std::size_t p = 0;
+    bool expectValue = true;
+    bool afterComma = !firstInArray;
+    while (true) {
+      p = skipSpaces(text, p);
+      if (p >= text.size()) {
+        seg.kind = last ? Segment::Kind::Truncated : Segment::Kind::CutOk;
+        break;
+      }
+      const char ch = text[p];
+      if (expectValue) {
+        if (ch == ']' && !afterComma) {
+          seg.kind = Segment::Kind::ArrayEnd;
+          seg.pos = p;
+          break;
+        }
+        if (!std::strchr("{[\"-0123456789tfn", ch) || ch == '\0') {
+          seg.kind = Segment::Kind::Malformed;
+          seg.pos = p;
+          seg.message = "expected an event (a JSON object), " + describeFound(text, p);
+          break;
+        }
+        ValueExtent v = scanValueEnd(text, p);
+        if (!v.complete) {
+          if (!last) {
+            seg.kind = Segment::Kind::BadCut;
+            seg.pos = p;
+            break;
+          }
+          JsonCheck check = checkJsonValue(text, p);
+          if (check.status == JsonCheck::Status::Error) {
+            seg.kind = Segment::Kind::Malformed;
+            seg.pos = check.pos;
+            seg.message = check.message;
+          } else {
+            seg.kind = Segment::Kind::Truncated;
+          }
+          break;
+        }
+        elements.push_back({p, v.end});
+        p = v.end;
+        expectValue = false;
+        continue;
+      }
+      if (ch == ',') {
+        ++p;
+        expectValue = true;
+        afterComma = true;
+        continue;
+      }
+      if (ch == ']') {
+        seg.kind = Segment::Kind::ArrayEnd;
+        seg.pos = p;
+        break;
+      }
+      seg.kind = Segment::Kind::Malformed;
+      seg.pos = p;
+      seg.message = "expected ',' or ']' after an event, " + describeFound(text, p);
+      break;
+    }
+    if (!elements.empty()) seg.lastCompleteEnd = elements.back().e;
+    parseElements(text, begin, elements, seg);
+    return seg;
+  }
+
+  template <typename Spans>
+  void parseElements(std::string_view text, std::uint64_t begin, const Spans& elements, Segment& seg) {
+    if (elements.empty()) return;
+    const std::size_t from = elements.front().b;
+    const std::size_t to = elements.back().e;
+    {
+      TextBuffer b = bufferHolding(text.substr(from, to - from));
+      b.text()[to - from] = ']';
+      auto out = newOutput();
+      FastParse fast = mergerParser_.parse(b.data(), to - from + 2, b.allocated(), begin + from - 1, *out);
+      if (fast.ok && fast.closeIndex == to - from + 1) {
+        seg.outputs.push_back(std::move(out));
+        return;
+      }
+    }
+    // Something in these events is wrong: find it event by event.
+    auto out = newOutput();
+    for (const auto& el : elements) {
+      JsonCheck check = checkJsonValue(text, el.b);
+      if (check.status != JsonCheck::Status::Ok || check.pos != el.e) {
+        seg.kind = Segment::Kind::Malformed;
+        seg.pos = check.pos;
+        seg.message = check.status == JsonCheck::Status::Ok ? "expected ',' or ']' after an event"
+                                                            : check.message;
+        break;
+      }
+      TextBuffer b = bufferHolding(text.substr(el.b, el.e - el.b));
+      b.text()[el.e - el.b] = ']';
+      FastParse fast = mergerParser_.parse(b.data(), el.e - el.b + 2, b.allocated(), begin + el.b - 1, *out);
+      if (!fast.ok) {
+        out->builder.issues().add("unparsable_event", Severity::Warning, begin + el.b,
+                                  "an event the parser could not read (" + fast.error + "): dropped");
+      }
+    }
+    seg.outputs.push_back(std::move(out));
+  }
+
+  void apply(Segment& seg, std::string_view text, std::uint64_t begin, bool firstInArray) {
+    for (auto& out : seg.outputs) absorb(*out);
+    switch (seg.kind) {
+      case Segment::Kind::CutOk:
+        break;
+      case Segment::Kind::ArrayEnd:
+        tailMode_ = true;
+        tail_.assign(text.substr(seg.pos + 1));
+        tailBegin_ = begin + seg.pos + 1;
+        break;
+      case Segment::Kind::BadCut:
+        carryActive_ = true;
+        carry_.assign(text.substr(seg.pos));
+        carryBegin_ = begin + seg.pos;
+        carryFirstInArray_ = firstInArray && seg.pos == skipSpaces(text, 0);
+        break;
+      case Segment::Kind::Truncated:
+        result_.outcome = PipelineResult::Outcome::Truncated;
+        result_.truncatedAt = begin + text.size();
+        if (seg.lastCompleteEnd) result_.lastCompleteEnd = begin + seg.lastCompleteEnd;
+        done_ = true;
+        break;
+      case Segment::Kind::Malformed:
+        result_.outcome = PipelineResult::Outcome::Malformed;
+        result_.errorOffset = begin + seg.pos;
+        result_.message = seg.message;
+        done_ = true;
+        break;
+    }
+  }
+
+  void absorb(ChunkOutput& out) {
+    out.builder.countEvents(out.events);
+    if (!merged_) {
+      result_.builder = std::move(out.builder);
+      merged_ = true;
+    } else {
+      result_.builder.merge(std::move(out.builder));
+    }
+    result_.unknownPhases.merge(out.unknownPhases);
+    if (cfg_.storage == ArgsStorage::Arena) {
+      if (result_.arenas.size() <= out.arenaId) result_.arenas.resize(out.arenaId + 1);
+      result_.arenas[out.arenaId] = std::move(out.arena);
+    }
+  }
+
+  void finishAtEnd() {
+    if (carryActive_) {
+      // Cannot happen with a well-behaved producer (the last chunk is never
+      // cut); treat it as the end of the text.
+      result_.outcome = PipelineResult::Outcome::Truncated;
+      result_.truncatedAt = streamEnd_;
+      return;
+    }
+    if (!tailMode_) {
+      result_.outcome = PipelineResult::Outcome::Truncated;
+      result_.truncatedAt = streamEnd_;
+      return;
+    }
+    TopLevelStep s = walkTopLevel(tail_, bareArray_ ? TopLevelMode::AfterBareArray : TopLevelMode::AfterEventsInObject,
+                                  /*eof=*/true, tailBegin_);
+    for (auto& e : s.entries) result_.entries.push_back(std::move(e));
+    if (s.status == TopLevelStep::Status::Truncated) {
+      result_.outcome = PipelineResult::Outcome::Truncated;
+      result_.truncatedAt = tailBegin_ + tail_.size();
+    } else if (s.status == TopLevelStep::Status::Error) {
+      result_.outcome = PipelineResult::Outcome::Malformed;
+      result_.errorOffset = tailBegin_ + s.pos;
+      result_.message = s.message;
+    }
+  }
+
+  ByteSource& src_;
+  PipelineConfig cfg_;
+  std::size_t maxInFlight_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::unique_ptr<Chunk>> produced_;  // in file order, not yet merged
+  std::deque<Chunk*> work_;                      // not yet parsed
+  std::size_t inFlight_ = 0;
+  bool stop_ = false;
+  bool producerDone_ = false;
+  bool prologueReady_ = false;
+  TopLevelStep prologue_;
+  std::string producerError_;
+  bool gzipEndedEarly_ = false;
+  std::uint64_t streamEnd_ = 0;
+  std::atomic<std::uint32_t> nextArenaId_{0};
+
+  // Merger state.
+  EventParser mergerParser_;
+  PipelineResult result_;
+  bool merged_ = false;
+  bool done_ = false;
+  bool bareArray_ = false;
+  bool tailMode_ = false;
+  std::string tail_;
+  std::uint64_t tailBegin_ = 0;
+  bool carryActive_ = false;
+  bool carryFirstInArray_ = false;
+  std::string carry_;
+  std::uint64_t carryBegin_ = 0;
+};
+
+}  // namespace
+
+PipelineResult runPipeline(ByteSource& source, const PipelineConfig& config) {
+  return Pipeline(source, config).run();
+}
+
+}  // namespace gapscope::io
