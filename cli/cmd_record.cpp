@@ -112,7 +112,9 @@ struct Recording {
 void printText(std::ostream& out, const Recording& r) {
   const Trace* t = r.result.trace ? &*r.result.trace : nullptr;
   std::string device = t && !t->metadata.devices.empty() ? t->metadata.devices.front().name : "GPU";
-  out << "Recorded:     " << r.options.workload << " (variant " << (r.options.variant.empty() ? "default" : r.options.variant)
+  std::string variant = r.options.variant;
+  if (variant.empty()) variant = gpu::findWorkload(r.options.workload)->variants.front();
+  out << "Recorded:     " << r.options.workload << " (variant " << variant
       << ", size " << r.options.size << ") on " << device << ": " << r.result.stats.steps << " steps after "
       << r.options.warmupSteps << " warm-up\n";
   if (!r.path.empty()) out << "Saved:        " << r.path << " (" << r.written.bytes << " bytes)\n";
@@ -153,7 +155,7 @@ void printText(std::ostream& out, const Recording& r) {
 void printJson(std::ostream& out, const Recording& r) {
   Json j;
   j["workload"] = r.options.workload;
-  j["variant"] = r.options.variant;
+  j["variant"] = r.options.variant.empty() ? gpu::findWorkload(r.options.workload)->variants.front() : r.options.variant;
   j["size"] = r.options.size;
   j["steps"] = r.result.stats.steps;
   j["warmup_steps"] = r.options.warmupSteps;
