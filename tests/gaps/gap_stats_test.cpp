@@ -297,3 +297,40 @@ TEST(GapVerdict, BusyGpuIsGpuBoundAndSyncDominatedIsSynchronizationBound) {
   EXPECT_EQ(b.verdict.line.rfind("synchronisation bound: 81.8% of the active window", 0), 0u)
       << b.verdict.line;
 }
+
+TEST(GapTotals, TwoThreadsGiveTheSameResultAsOne) {
+  // Big enough (> 131072 slices) for the two-thread path: two streams, a
+  // launch-overhead gap or a queued gap after every op.
+  GapTrace g;
+  TimeNs t = 0;
+  TimeNs streamFree[2] = {0, 0};
+  for (std::int64_t i = 1; i <= 46000; ++i) {
+    int s = static_cast<int>((i / 5) % 2);
+    g.cpu("aten::op", t, us(6));
+    g.launch(t + us(1), us(3), i);
+    TimeNs start = std::max(streamFree[s], t + us(4)) + (i % 3 == 0 ? us(7) : 0);
+    g.kernel(i % 2 ? "k_odd" : "k_even", start, us(2 + i % 5), i, 7 + s);
+    streamFree[s] = start + us(2 + i % 5);
+    t += us(i % 7 == 0 ? 20 : 5);
+  }
+  Trace trace = g.finish();
+  ASSERT_GE(trace.slices.size(), 131072u);
+  GapOptions one;
+  one.threads = 1;
+  GapAnalysis a = analyzeGaps(trace, one);
+  GapAnalysis b = analyzeGaps(trace);
+  ASSERT_EQ(a.gaps.size(), b.gaps.size());
+  for (std::size_t i = 0; i < a.gaps.size(); ++i) {
+    EXPECT_EQ(a.gaps[i].start, b.gaps[i].start);
+    EXPECT_EQ(a.gaps[i].cause, b.gaps[i].cause);
+    auto x = cpuOpsOf(a, a.gaps[i]);
+    auto y = cpuOpsOf(b, b.gaps[i]);
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t k = 0; k < x.size(); ++k) EXPECT_EQ(x[k].selfNs, y[k].selfNs);
+  }
+  EXPECT_EQ(a.devices.at(0).idle.ns, b.devices.at(0).idle.ns);
+  EXPECT_EQ(a.launchStats.launchNs.median, b.launchStats.launchNs.median);
+  EXPECT_EQ(a.overheadCpuOps.size(), b.overheadCpuOps.size());
+  EXPECT_EQ(a.verdict.line, b.verdict.line);
+  expectRowsAddUp(b);
+}

@@ -80,12 +80,18 @@ struct GapOptions {
   TimeNs outlierMinNs = 10000;
   // Utilisation at or above this is "GPU-bound" in the verdict.
   double busyVerdictThreshold = 0.8;
-  // Most CPU ops named per listed gap (largest self time first).
+  // Attribute gaps to the CPU ops of the launching thread (Gap::cpuOps*,
+  // GapAnalysis::overheadCpuOps). Off: totals, causes and verdict only.
+  bool blameCpuOps = true;
+  // Most CPU ops named per listed gap (largest self time first; 0: all).
   std::size_t maxCpuOpsPerGap = 8;
   // Per-step statistics from ProfilerStep#N annotations.
   bool perStep = true;
   // Keep one LaunchInfo per launch call in GapAnalysis::launches.
   bool keepLaunches = true;
+  // Threads to use (1 or 2) on traces of 131072 slices or more; the result
+  // is the same either way.
+  int threads = 2;
 };
 
 struct IdleByCause {
@@ -137,8 +143,8 @@ struct UtilizationStats {
 // name kEmptyString with isUntraced: time covered by no slice at all.
 struct CpuOpBlame {
   StringId name = kEmptyString;
+  bool isUntraced = false;  // (kept beside `name`: 16 bytes a row, millions of rows)
   TimeNs selfNs = 0;
-  bool isUntraced = false;
 };
 
 struct Gap {
@@ -229,9 +235,9 @@ struct GapAnalysis {
   std::string noGpuReason;  // set when !hasGpuActivity
   std::vector<UtilizationStats> devices;  // sorted by device
   std::vector<UtilizationStats> streams;  // sorted by (device, stream)
-  // Listed gaps (dur >= minGapNs), device by device (in `devices` order):
-  // first the device's own gaps, then each of its streams' gaps (in
-  // `streams` order); each run in time order.
+  // Listed gaps (dur >= minGapNs): first every device's own gaps (in
+  // `devices` order), then every stream's (in `streams` order); each run in
+  // time order.
   std::vector<Gap> gaps;
   std::uint64_t unlistedGaps = 0;  // gaps shorter than minGapNs
   std::vector<CpuOpBlame> cpuOps;  // pool behind Gap::cpuOpsBegin/cpuOpsCount

@@ -1,6 +1,7 @@
 // The CPU side of the gap analysis: runtime/driver calls by correlation id,
 // each thread's blocking sync calls and stream waits, ProfilerStep#N.
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -9,30 +10,28 @@
 
 namespace gapscope::analysis::gaps_detail {
 
-void CorrelationMap::build(std::vector<std::pair<std::int64_t, std::uint32_t>> pairs) {
+void CorrelationMap::build(const std::vector<std::int64_t>& correlations) {
   dense_.clear();
   sorted_.clear();
-  if (pairs.empty()) return;
-  std::int64_t lo = pairs.front().first, hi = lo;
-  for (const auto& [c, v] : pairs) {
-    lo = std::min(lo, c);
-    hi = std::max(hi, c);
-  }
+  if (correlations.empty()) return;
+  auto [lo, hi] = std::minmax_element(correlations.begin(), correlations.end());
+  auto n = static_cast<std::uint32_t>(correlations.size());
   // Dense when the table costs at most a few slots per id (ids are usually
   // consecutive integers from one process).
-  auto span = static_cast<std::uint64_t>(hi - lo);
-  if (hi >= lo && span < 4 * pairs.size() + 4096) {
-    base_ = lo;
+  auto span = static_cast<std::uint64_t>(*hi - *lo);
+  if (span < 4 * static_cast<std::uint64_t>(n) + 4096) {
+    base_ = *lo;
     dense_.assign(span + 1, kNoIndex);
-    for (const auto& [c, v] : pairs) {
-      std::uint32_t& slot = dense_[static_cast<std::size_t>(c - lo)];
-      if (slot == kNoIndex) slot = v;  // first call wins on duplicate ids
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::uint32_t& slot = dense_[static_cast<std::size_t>(correlations[i] - base_)];
+      if (slot == kNoIndex) slot = i;  // first call wins on duplicate ids
     }
     return;
   }
-  std::stable_sort(pairs.begin(), pairs.end(),
+  sorted_.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) sorted_.emplace_back(correlations[i], i);
+  std::stable_sort(sorted_.begin(), sorted_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  sorted_ = std::move(pairs);
 }
 
 std::uint32_t CorrelationMap::find(std::int64_t correlation) const {
@@ -108,37 +107,42 @@ bool isCall(SliceKind k) { return k == SliceKind::CudaRuntime || k == SliceKind:
 
 }  // namespace
 
-CallTable buildCallTable(const Trace& trace) {
+CallTable buildCallTable(const Trace& trace, bool withTrees) {
   CallTable table;
   table.threads.resize(trace.tracks.size());
+  if (withTrees) table.trees.resize(trace.tracks.size());
   SyncMarkers markers = collectSyncMarkers(trace);
   NameClasses names(trace);
-  std::vector<std::pair<std::int64_t, std::uint32_t>> pairs;
+  std::vector<std::int64_t> correlations;  // of table.calls
   for (std::uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::CpuThread) continue;
     ThreadCalls& thread = table.threads[ti];
+    std::optional<TrackTreeBuilder> tree;
+    if (withTrees) tree.emplace(trace.trackBegin(t), t.sliceCount, table.trees[ti]);
     for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
       const Slice& s = trace.slices[i];
+      if (tree) tree->add(i - t.firstSlice);
       if (s.kind == SliceKind::UserAnnotation && names.of(s.name).step) table.steps.push_back(i);
       if (!isCall(s.kind)) continue;
       const NameClass& c = names.of(s.name);
       if (s.correlation != kNoCorrelation) {
-        pairs.emplace_back(s.correlation, static_cast<std::uint32_t>(table.calls.size()));
-        table.calls.push_back(i);
+        correlations.push_back(s.correlation);
+        table.calls.push_back({s.start, s.end(), i, ti, s.name, c.launch});
       } else if (c.launch != LaunchKind::None) {
         ++table.launchCallsWithoutCorrelation;
       }
       if (c.sync == SyncKind::StreamWaitEvent) {
         auto it = markers.waitStreamByCorrelation.find(s.correlation);
-        thread.waits.push_back({i, it == markers.waitStreamByCorrelation.end() ? kAnyStream
-                                                                                : it->second});
-      } else if (isBlocking(c.sync) || markers.blockingCorrelations.count(s.correlation)) {
-        thread.blockingSyncs.push_back(i);
+        thread.waits.push_back({s.start, i,
+                                it == markers.waitStreamByCorrelation.end() ? kAnyStream : it->second});
+      } else if (isBlocking(c.sync) || (!markers.blockingCorrelations.empty() &&
+                                          markers.blockingCorrelations.count(s.correlation))) {
+        thread.blockingSyncs.push_back({s.start, s.end(), i});
       }
     }
   }
-  table.byCorrelation.build(std::move(pairs));
+  table.byCorrelation.build(correlations);
   std::sort(table.steps.begin(), table.steps.end(), [&](std::uint32_t a, std::uint32_t b) {
     return trace.slices[a].start < trace.slices[b].start;
   });

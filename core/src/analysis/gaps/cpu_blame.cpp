@@ -9,25 +9,45 @@ namespace gaps_detail {
 
 TrackTree buildTrackTree(const Slice* first, std::uint32_t count) {
   TrackTree tree;
-  tree.parent.assign(count, kNoIndex);
-  tree.spilled.assign(count, 0);
-  std::vector<std::uint32_t> open;  // nested slices still running, innermost last
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const Slice& s = first[i];
-    while (!open.empty() && first[open.back()].end() <= s.start) open.pop_back();
-    if (open.empty() || first[open.back()].end() >= s.end()) {
-      tree.parent[i] = open.empty() ? kNoIndex : open.back();
-      open.push_back(i);
-    } else {
-      tree.parent[i] = open.back();
-      tree.spilled[i] = 1;
-    }
-  }
+  TrackTreeBuilder builder(first, count, tree);
+  for (std::uint32_t i = 0; i < count; ++i) builder.add(i);
   return tree;
 }
 
-CpuBlamer::CpuBlamer(const Trace& trace)
-    : trace_(trace), trees_(trace.tracks.size()), ready_(trace.tracks.size(), false) {}
+CpuBlamer::CpuBlamer(const Trace& trace, std::vector<TrackTree> trees)
+    : trace_(trace), trees_(std::move(trees)), hint_(trace.tracks.size(), 0) {
+  trees_.resize(trace.tracks.size());
+  ready_.resize(trace.tracks.size());
+  for (std::size_t i = 0; i < trees_.size(); ++i)
+    ready_[i] = trees_[i].parent.size() == trace.tracks[i].sliceCount;
+}
+
+std::uint32_t CpuBlamer::firstStartingAt(std::uint32_t track, TimeNs t) {
+  const Track& tr = trace_.tracks[track];
+  const Slice* first = trace_.trackBegin(tr);
+  std::uint32_t n = tr.sliceCount;
+  std::uint32_t lo = 0, hi = n;
+  std::uint32_t h = std::min(hint_[track], n);
+  if (h == 0 || first[h - 1].start < t) {
+    // Gallop forward from the hint: [lo, hi) brackets the answer.
+    lo = h;
+    std::uint32_t step = 1;
+    while (lo + step <= n && first[lo + step - 1].start < t) {
+      lo += step;
+      step *= 2;
+    }
+    hi = std::min(n, lo + step);
+  } else {
+    hi = h;
+  }
+  while (lo < hi) {
+    std::uint32_t mid = lo + (hi - lo) / 2;
+    if (first[mid].start < t) lo = mid + 1;
+    else hi = mid;
+  }
+  hint_[track] = lo;
+  return lo;
+}
 
 CpuBlamer::~CpuBlamer() = default;
 
@@ -56,27 +76,42 @@ void BlameTotals::add(StringId name, TimeNs ns, bool untracedTime) {
   byName[name] += ns;
 }
 
-std::vector<CpuOpBlame> BlameTotals::take(std::size_t maxOps) {
-  std::vector<CpuOpBlame> out;
+void BlameTotals::addTo(BlameTotals& other) const {
+  for (StringId name : touched) other.add(name, byName[name], false);
+  other.untraced += untraced;
+}
+
+void BlameTotals::clear() {
   for (StringId name : touched) {
-    if (byName[name] > 0) out.push_back({name, byName[name], false});
     byName[name] = 0;
     seen[name] = 0;
   }
   touched.clear();
-  if (untraced > 0) out.push_back({kEmptyString, untraced, true});
+  untraced = 0;
+}
+
+std::size_t BlameTotals::takeInto(std::vector<CpuOpBlame>& pool, std::size_t maxOps) {
+  std::size_t begin = pool.size();
+  for (StringId name : touched) {
+    if (byName[name] > 0) pool.push_back({name, false, byName[name]});
+    byName[name] = 0;
+    seen[name] = 0;
+  }
+  touched.clear();
+  if (untraced > 0) pool.push_back({kEmptyString, true, untraced});
   untraced = 0;
   auto larger = [](const CpuOpBlame& a, const CpuOpBlame& b) {
     return a.selfNs != b.selfNs ? a.selfNs > b.selfNs : a.name < b.name;
   };
-  if (maxOps != 0 && out.size() > maxOps) {
-    std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(maxOps), out.end(),
-                      larger);
-    out.resize(maxOps);
-  } else {
-    std::sort(out.begin(), out.end(), larger);
+  auto first = pool.begin() + static_cast<std::ptrdiff_t>(begin);
+  std::size_t n = pool.size() - begin;
+  if (maxOps != 0 && n > maxOps) {
+    std::partial_sort(first, first + static_cast<std::ptrdiff_t>(maxOps), pool.end(), larger);
+    pool.resize(begin + maxOps);
+    return maxOps;
   }
-  return out;
+  std::sort(first, pool.end(), larger);
+  return n;
 }
 
 }  // namespace gaps_detail
@@ -84,11 +119,13 @@ std::vector<CpuOpBlame> BlameTotals::take(std::size_t maxOps) {
 std::vector<CpuOpBlame> cpuSelfTimeIn(const Trace& trace, std::uint32_t track, TimeNs start,
                                       TimeNs end, std::size_t maxOps) {
   if (track >= trace.tracks.size()) return {};
-  gaps_detail::CpuBlamer blamer(trace);
+  gaps_detail::CpuBlamer blamer(trace, {});
   gaps_detail::BlameTotals totals;
   blamer.blame(track, start, end,
                [&](StringId name, TimeNs ns, bool untraced) { totals.add(name, ns, untraced); });
-  return totals.take(maxOps);
+  std::vector<CpuOpBlame> out;
+  totals.takeInto(out, maxOps);
+  return out;
 }
 
 }  // namespace gapscope::analysis

@@ -6,78 +6,71 @@
 
 namespace gapscope::analysis::gaps_detail {
 
-// The blocking sync call on `track` that was running when the gap began
+// The blocking call on `track` that was running when the gap began
 // (allowing options_.syncSlackNs of clock skew) and that began no later
 // than the launch: a sync that began after the launch did not hold it back.
-std::uint32_t GapClassifier::blockingSyncAt(std::uint32_t track, TimeNs t,
-                                            TimeNs launchStart) const {
+const SyncRec* GapClassifier::blockingSyncAt(std::uint32_t track, TimeNs t,
+                                             TimeNs launchStart) const {
   const auto& syncs = calls_.threads[track].blockingSyncs;
-  auto it = std::upper_bound(syncs.begin(), syncs.end(), t, [&](TimeNs v, std::uint32_t i) {
-    return v < trace_.slices[i].start;
-  });
-  if (it == syncs.begin()) return kNoIndex;
-  const Slice& s = trace_.slices[*(it - 1)];
-  if (s.end() + options_.syncSlackNs >= t && s.start <= launchStart) return *(it - 1);
-  return kNoIndex;
+  auto it = std::upper_bound(syncs.begin(), syncs.end(), t,
+                             [](TimeNs v, const SyncRec& s) { return v < s.start; });
+  if (it == syncs.begin()) return nullptr;
+  const SyncRec& s = *(it - 1);
+  return s.end + options_.syncSlackNs >= t && s.start <= launchStart ? &s : nullptr;
 }
 
 // A cudaStreamWaitEvent on `track` issued in [from, to] that made `stream`
 // wait (or any stream, when no cuda_sync marker says which).
-std::uint32_t GapClassifier::streamWaitBetween(std::uint32_t track, TimeNs from, TimeNs to,
-                                               std::int64_t stream) const {
+const WaitRec* GapClassifier::streamWaitBetween(std::uint32_t track, TimeNs from, TimeNs to,
+                                                std::int64_t stream) const {
   const auto& waits = calls_.threads[track].waits;
-  auto it = std::lower_bound(waits.begin(), waits.end(), from, [&](const WaitCall& w, TimeNs v) {
-    return trace_.slices[w.slice].start < v;
-  });
-  for (; it != waits.end() && trace_.slices[it->slice].start <= to; ++it)
-    if (it->stream == kAnyStream || it->stream == stream) return it->slice;
-  return kNoIndex;
+  auto it = std::lower_bound(waits.begin(), waits.end(), from,
+                             [](const WaitRec& w, TimeNs v) { return w.start < v; });
+  for (; it != waits.end() && it->start <= to; ++it)
+    if (it->stream == kAnyStream || it->stream == stream) return &*it;
+  return nullptr;
 }
 
-Gap GapClassifier::classify(TimeNs start, TimeNs end, std::uint32_t before, std::uint32_t after,
+Gap GapClassifier::classify(const BusyBlock& before, const BusyBlock& after,
                             const std::int64_t* stream) const {
   Gap g;
-  g.start = start;
-  g.dur = end - start;
-  g.before = before;
-  g.after = after;
-  const Slice& op = trace_.slices[after];
-  std::uint32_t call = calls_.callFor(op.correlation);
-  if (call == kNoIndex) {
+  g.start = before.end;
+  g.dur = after.start - before.end;
+  g.before = before.lastSlice;
+  g.after = after.firstSlice;
+  bool shortGap = g.dur < options_.htaKernelWaitNs;
+  if (after.firstCall == kNoIndex) {
     g.cause = GapCause::Other;
-    g.hta = g.dur < options_.htaKernelWaitNs ? HtaIdleKind::KernelWait : HtaIdleKind::Other;
+    g.hta = shortGap ? HtaIdleKind::KernelWait : HtaIdleKind::Other;
     return g;
   }
-  const Slice& launch = trace_.slices[call];
-  g.launch = call;
+  const CallRec& launch = calls_.calls[after.firstCall];
+  g.launch = launch.slice;
   g.launchTrack = launch.track;
   // HTA: host wait when the runtime call started after the previous op ended.
-  if (launch.start > start)
+  if (launch.start > g.start)
     g.hta = HtaIdleKind::HostWait;
   else
-    g.hta = g.dur < options_.htaKernelWaitNs ? HtaIdleKind::KernelWait : HtaIdleKind::Other;
+    g.hta = shortGap ? HtaIdleKind::KernelWait : HtaIdleKind::Other;
 
-  std::uint32_t sync = blockingSyncAt(launch.track, start, launch.start);
-  if (sync != kNoIndex) {
+  if (const SyncRec* sync = blockingSyncAt(launch.track, g.start, launch.start)) {
     g.cause = GapCause::Synchronization;
-    g.syncCall = sync;
+    g.syncCall = sync->slice;
     return g;
   }
-  // Ops of one graph launch share its correlation id: a gap between them is
-  // the graph's own (GPU-side) and not the CPU's doing.
-  bool sameLaunch = before != kNoIndex && trace_.slices[before].correlation == op.correlation;
-  if (launch.start >= start || (launch.end() > start && !sameLaunch)) {
+  // Ops of one graph launch share its call: a gap between them is the
+  // graph's own (GPU-side) and not the CPU's doing.
+  bool sameLaunch = before.lastCall == after.firstCall;
+  if (launch.start >= g.start || (launch.end > g.start && !sameLaunch)) {
     g.cause = GapCause::LaunchOverhead;
     return g;
   }
   g.cause = GapCause::Queued;
-  if (stream && !sameLaunch && before != kNoIndex) {
-    std::uint32_t prevCall = calls_.callFor(trace_.slices[before].correlation);
-    TimeNs from = prevCall != kNoIndex ? trace_.slices[prevCall].start : launch.start;
-    std::uint32_t wait = streamWaitBetween(launch.track, from, launch.start, *stream);
-    if (wait != kNoIndex) {
+  if (stream && !sameLaunch) {
+    TimeNs from = before.lastCall != kNoIndex ? calls_.calls[before.lastCall].start : launch.start;
+    if (const WaitRec* wait = streamWaitBetween(launch.track, from, launch.start, *stream)) {
       g.cause = GapCause::Synchronization;
-      g.syncCall = wait;
+      g.syncCall = wait->slice;
     }
   }
   return g;

@@ -1,6 +1,15 @@
 // analyzeGaps: ties the CPU side, the GPU timelines, the classifier and the
 // CPU-op attribution together.
+//
+// On a big trace the work runs on two threads: the CPU pass beside the GPU
+// pass, then the device gaps (with their CPU-op attribution) beside the
+// launch statistics, the step windows and the stream gaps. Stream gaps get
+// their CPU ops last, mostly by looking up the device gap with the same
+// window (on a one-stream device every stream gap is a device gap).
+#include <future>
+#include <limits>
 #include <string>
+#include <system_error>
 
 #include "gap_context.h"
 
@@ -8,10 +17,25 @@ namespace gapscope::analysis {
 namespace gaps_detail {
 namespace {
 
-void addGap(const Gap& g, UtilizationStats& stats) {
-  stats.idle[g.cause] += g.dur;
-  stats.hta[g.hta] += g.dur;
-  ++stats.gapCount;
+// Below this many slices a second thread costs more than it saves.
+constexpr std::size_t kParallelFromSlices = 1 << 17;
+
+// Runs a and b, on two threads when `parallel` (and a thread can be had).
+template <typename A, typename B>
+void runBoth(bool parallel, A&& a, B&& b) {
+  std::future<void> other;
+  if (parallel) {
+    try {
+      other = std::async(std::launch::async, std::forward<B>(b));
+    } catch (const std::system_error&) {
+      parallel = false;
+    }
+  }
+  a();
+  if (parallel)
+    other.get();
+  else
+    b();
 }
 
 UtilizationStats statsFromBlocks(const std::vector<BusyBlock>& blocks, std::int32_t device,
@@ -27,76 +51,154 @@ UtilizationStats statsFromBlocks(const std::vector<BusyBlock>& blocks, std::int3
   return s;
 }
 
-class GapRunner {
- public:
-  GapRunner(const Trace& trace, const CallTable& calls, const GapOptions& options,
-            GapAnalysis& out)
-      : trace_(trace), options_(options), out_(out), classifier_(trace, calls, options),
-        blamer_(trace) {}
+void addToStats(const Gap& g, UtilizationStats& stats) {
+  stats.idle[g.cause] += g.dur;
+  stats.hta[g.hta] += g.dur;
+  ++stats.gapCount;
+}
 
-  // Classifies the gaps between `blocks`, fills `spans` and `stats`, and
-  // lists the long ones. `reuse` (device-sized gaps of a one-stream device)
-  // lends its CPU-op ranges instead of blaming again.
-  void run(const std::vector<BusyBlock>& blocks, const std::int64_t* stream,
-           std::int32_t device, std::vector<GapSpan>& spans, UtilizationStats& stats,
-           const std::vector<std::pair<std::uint32_t, std::uint32_t>>* reuse,
-           std::vector<std::pair<std::uint32_t, std::uint32_t>>* ranges) {
-    spans.reserve(blocks.size() ? blocks.size() - 1 : 0);
-    for (std::size_t i = 0; i + 1 < blocks.size(); ++i) {
-      Gap g = classifier_.classify(blocks[i].end, blocks[i + 1].start, blocks[i].lastOp,
-                                   blocks[i + 1].firstOp, stream);
-      g.device = device;
-      g.stream = stream ? *stream : -1;
-      spans.push_back({g.start, g.end(), g.cause, g.hta});
-      addGap(g, stats);
+// Classifies and lists the gaps of every stream (no CPU ops yet).
+void runStreams(const GapClassifier& classifier, const GpuTimelines& gpu,
+                const GapOptions& options, std::vector<UtilizationStats>& stats,
+                std::vector<Gap>& listed, std::uint64_t& unlisted) {
+  for (const DeviceTimeline& d : gpu.devices) {
+    for (std::uint32_t si : d.streams) {
+      const StreamTimeline& st = gpu.streams[si];
+      stats.push_back(statsFromBlocks(st.blocks, st.device, st.stream, st.ops.size()));
+      for (std::size_t i = 0; i + 1 < st.blocks.size(); ++i) {
+        Gap g = classifier.classify(st.blocks[i], st.blocks[i + 1], &st.stream);
+        g.device = st.device;
+        g.stream = st.stream;
+        addToStats(g, stats.back());
+        if (g.dur >= options.minGapNs)
+          listed.push_back(g);
+        else
+          ++unlisted;
+      }
+    }
+  }
+}
+
+// A listed device gap's window and its CPU ops, for stream gaps to share.
+struct BlamedWindow {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  std::uint32_t track = kNoIndex;
+  std::uint32_t begin = 0;
+  std::uint32_t count = 0;
+};
+
+// Device gaps and all CPU-op attribution.
+class DeviceGapRunner {
+ public:
+  DeviceGapRunner(const Trace& trace, const GapClassifier& classifier, std::vector<TrackTree> trees,
+                  const GapOptions& options, GapAnalysis& out)
+      : options_(options), out_(out), classifier_(classifier), blamer_(trace, std::move(trees)) {}
+
+  void run(DeviceTimeline& d) {
+    out_.devices.push_back(statsFromBlocks(d.blocks, d.device, -1, d.ops));
+    UtilizationStats& stats = out_.devices.back();
+    windows_.emplace_back();
+    d.gaps.reserve(d.blocks.empty() ? 0 : d.blocks.size() - 1);
+    if (options_.blameCpuOps) out_.cpuOps.reserve(out_.cpuOps.size() + 4 * d.blocks.size());
+    for (std::size_t i = 0; i + 1 < d.blocks.size(); ++i) {
+      Gap g = classifier_.classify(d.blocks[i], d.blocks[i + 1], nullptr);
+      g.device = d.device;
+      d.gaps.push_back({g.start, g.end(), g.cause, g.hta});
+      addToStats(g, stats);
       bool listed = g.dur >= options_.minGapNs;
-      bool overhead = !stream && g.cause == GapCause::LaunchOverhead;
-      std::pair<std::uint32_t, std::uint32_t> range{0, 0};
-      if (reuse && listed) {
-        range = (*reuse)[i];
-      } else if ((listed || overhead) && g.launchTrack != kNoIndex) {
-        range = blame(g, listed, overhead);
+      bool overhead = g.cause == GapCause::LaunchOverhead;
+      if (options_.blameCpuOps && g.launchTrack != kNoIndex && (listed || overhead)) {
+        blame(g, listed, overhead);
+        if (listed)
+          windows_.back().push_back({g.start, g.end(), g.launchTrack, g.cpuOpsBegin, g.cpuOpsCount});
       }
-      if (ranges) ranges->push_back(range);
-      if (!listed) {
+      if (listed)
+        out_.gaps.push_back(g);
+      else
         ++out_.unlistedGaps;
-        continue;
-      }
-      g.cpuOpsBegin = range.first;
-      g.cpuOpsCount = range.second;
-      out_.gaps.push_back(g);
     }
   }
 
-  std::vector<CpuOpBlame> overheadCpuOps() { return overheadTotals_.take(0); }
-
- private:
-  std::pair<std::uint32_t, std::uint32_t> blame(const Gap& g, bool listed, bool overhead) {
-    blamer_.blame(g.launchTrack, g.start, g.end(), [&](StringId name, TimeNs ns, bool untraced) {
-      if (listed) gapTotals_.add(name, ns, untraced);
-      if (overhead) overheadTotals_.add(name, ns, untraced);
-    });
-    if (!listed) return {0, 0};
-    std::vector<CpuOpBlame> ops = gapTotals_.take(options_.maxCpuOpsPerGap);
-    auto begin = static_cast<std::uint32_t>(out_.cpuOps.size());
-    out_.cpuOps.insert(out_.cpuOps.end(), ops.begin(), ops.end());
-    return {begin, static_cast<std::uint32_t>(ops.size())};
+  // Gives listed stream gaps (in stream order, each in time order) their
+  // CPU ops: a device gap's when the window and thread match, else fresh.
+  void attachCpuOps(const GpuTimelines& gpu, std::vector<Gap>& streamGaps) {
+    if (!options_.blameCpuOps) return;
+    std::size_t device = 0, cursor = 0;
+    std::int64_t lastStream = std::numeric_limits<std::int64_t>::min();
+    std::int32_t lastDevice = std::numeric_limits<std::int32_t>::min();
+    for (Gap& g : streamGaps) {
+      if (g.device != lastDevice || g.stream != lastStream) {
+        while (gpu.devices[device].device != g.device) ++device;
+        cursor = 0;
+        lastDevice = g.device;
+        lastStream = g.stream;
+      }
+      if (g.launchTrack == kNoIndex) continue;
+      const auto& windows = windows_[device];
+      while (cursor < windows.size() && windows[cursor].start < g.start) ++cursor;
+      const BlamedWindow* same = cursor < windows.size() ? &windows[cursor] : nullptr;
+      if (same && same->start == g.start && same->end == g.end() && same->track == g.launchTrack) {
+        g.cpuOpsBegin = same->begin;
+        g.cpuOpsCount = same->count;
+      } else {
+        blame(g, true, false);
+      }
+    }
   }
 
-  const Trace& trace_;
+  std::vector<CpuOpBlame> overheadCpuOps() {
+    std::vector<CpuOpBlame> ops;
+    overheadTotals_.takeInto(ops, 0);
+    return ops;
+  }
+
+ private:
+  // Attributes the gap to CPU ops: into the gap's own list when listed and
+  // into the trace-wide launch-overhead totals for device overhead gaps.
+  void blame(Gap& g, bool listed, bool overhead) {
+    blamer_.blame(g.launchTrack, g.start, g.end(), [&](StringId name, TimeNs ns, bool untraced) {
+      gapTotals_.add(name, ns, untraced);
+    });
+    if (overhead) gapTotals_.addTo(overheadTotals_);
+    if (!listed) {
+      gapTotals_.clear();
+      return;
+    }
+    g.cpuOpsBegin = static_cast<std::uint32_t>(out_.cpuOps.size());
+    g.cpuOpsCount =
+        static_cast<std::uint32_t>(gapTotals_.takeInto(out_.cpuOps, options_.maxCpuOpsPerGap));
+  }
+
   const GapOptions& options_;
   GapAnalysis& out_;
-  GapClassifier classifier_;
+  const GapClassifier& classifier_;
   CpuBlamer blamer_;
   BlameTotals gapTotals_;
   BlameTotals overheadTotals_;
+  std::vector<std::vector<BlamedWindow>> windows_;  // per device, in time order
 };
+
+std::size_t upperBoundOfStreamGaps(const GpuTimelines& gpu) {
+  std::size_t n = 0;
+  for (const auto& s : gpu.streams) n += s.blocks.size();
+  return n;
+}
+
+std::size_t upperBoundOfGaps(const GpuTimelines& gpu) {
+  std::size_t n = upperBoundOfStreamGaps(gpu);
+  for (const auto& d : gpu.devices) n += d.blocks.size();
+  return n;
+}
 
 void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out) {
   if (gpu.opsWithCorrelation == 0)
     out.notes.push_back(
         "no correlation ids: nothing links launch calls to GPU ops, so every gap's cause is "
         "'other'");
+  if (gpu.orphanOps > 0)
+    out.notes.push_back(std::to_string(gpu.orphanOps) +
+                        " GPU ops have a correlation id that matches no launch call");
   if (calls.launchCallsWithoutCorrelation > 0)
     out.notes.push_back(std::to_string(calls.launchCallsWithoutCorrelation) +
                         " launch calls carry no correlation id");
@@ -107,33 +209,46 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
 
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
   using namespace gaps_detail;
+  const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
   GapAnalysis out;
-  GpuTimelines gpu = buildGpuTimelines(trace);
+  CallTable calls;
+  GpuTimelines gpu;
+  runBoth(
+      parallel, [&] { calls = buildCallTable(trace, options.blameCpuOps); },
+      [&] { gpu = collectGpuOps(trace); });
   if (gpu.ops == 0) {
     out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
     out.verdict = makeVerdict(out, options);
     return out;
   }
   out.hasGpuActivity = true;
-  CallTable calls = buildCallTable(trace);
-  GapRunner runner(trace, calls, options, out);
-  for (DeviceTimeline& d : gpu.devices) {
-    out.devices.push_back(statsFromBlocks(d.blocks, d.device, -1, d.ops));
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
-    bool oneStream = d.streams.size() == 1;
-    runner.run(d.blocks, nullptr, d.device, d.gaps, out.devices.back(), nullptr,
-               oneStream ? &ranges : nullptr);
-    for (std::uint32_t si : d.streams) {
-      StreamTimeline& st = gpu.streams[si];
-      out.streams.push_back(statsFromBlocks(st.blocks, st.device, st.stream, st.ops.size()));
-      runner.run(st.blocks, &st.stream, st.device, st.gaps, out.streams.back(),
-                 oneStream ? &ranges : nullptr, nullptr);
-    }
-  }
-  out.overheadCpuOps = runner.overheadCpuOps();
+  bindAndBuildBlocks(calls, gpu);
+
+  const bool listAny = options.minGapNs < std::numeric_limits<TimeNs>::max();
+  if (listAny) out.gaps.reserve(upperBoundOfGaps(gpu));
+  GapClassifier classifier(calls, options);
+  DeviceGapRunner devices(trace, classifier, std::move(calls.trees), options, out);
+  std::vector<Gap> streamGaps;
+  std::uint64_t unlistedStreamGaps = 0;
+  std::vector<StepWindow> windows;
+  runBoth(
+      parallel,
+      [&] {
+        for (DeviceTimeline& d : gpu.devices) devices.run(d);
+      },
+      [&] {
+        fillLaunchStats(calls, gpu, options, trace.strings.size(), out.launchStats,
+                        options.keepLaunches ? &out.launches : nullptr);
+        if (options.perStep) windows = stepWindows(trace, calls, gpu);
+        if (listAny) streamGaps.reserve(upperBoundOfStreamGaps(gpu));
+        runStreams(classifier, gpu, options, out.streams, streamGaps, unlistedStreamGaps);
+      });
+  devices.attachCpuOps(gpu, streamGaps);
+  out.gaps.insert(out.gaps.end(), streamGaps.begin(), streamGaps.end());
+  out.unlistedGaps += unlistedStreamGaps;
+  out.overheadCpuOps = devices.overheadCpuOps();
+  if (options.perStep) fillSteps(trace, calls, gpu, windows, out);
   addNotes(calls, gpu, out);
-  fillLaunchStats(trace, calls, gpu, options, out);
-  if (options.perStep) fillSteps(trace, calls, gpu, out);
   out.verdict = makeVerdict(out, options);
   return out;
 }

@@ -1,72 +1,83 @@
-// The GPU side of the gap analysis: ops per stream, busy blocks per stream
-// and per device.
+// The GPU side of the gap analysis: ops per stream bound to their launch
+// calls, busy blocks per stream and per device.
 #include <algorithm>
 #include <map>
-#include <queue>
-#include <tuple>
 
 #include "gap_context.h"
 
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-// Appends `op` to a sorted-by-start run of blocks, merging overlaps; ops
-// that touch (one starts where the other ends) leave no gap.
-void extendBlocks(std::vector<BusyBlock>& blocks, TimeNs start, TimeNs end, std::uint32_t firstOp,
-                  std::uint32_t lastOp) {
-  if (blocks.empty() || start > blocks.back().end) {
-    blocks.push_back({start, end, firstOp, lastOp});
+// Appends a block (or an op as a one-op block) to a sorted-by-start run of
+// blocks, merging overlaps; ops that touch (one starts where the other
+// ends) leave no gap.
+void extendBlocks(std::vector<BusyBlock>& blocks, const BusyBlock& next) {
+  if (blocks.empty() || next.start > blocks.back().end) {
+    blocks.push_back(next);
     return;
   }
   BusyBlock& b = blocks.back();
-  if (end > b.end) {
-    b.end = end;
-    b.lastOp = lastOp;
+  if (next.end > b.end) {
+    b.end = next.end;
+    b.lastSlice = next.lastSlice;
+    b.lastCall = next.lastCall;
   }
 }
 
-std::vector<BusyBlock> streamBlocks(const Trace& trace, const std::vector<std::uint32_t>& ops) {
+std::vector<BusyBlock> streamBlocks(const std::vector<GpuOp>& ops) {
   std::vector<BusyBlock> blocks;
-  for (std::uint32_t op : ops) {
-    const Slice& s = trace.slices[op];
-    extendBlocks(blocks, s.start, s.end(), op, op);
-  }
+  blocks.reserve(ops.size());
+  for (const GpuOp& op : ops) extendBlocks(blocks, {op.start, op.end, op.slice, op.call, op.slice, op.call});
   return blocks;
 }
 
-// Merges the streams' blocks by start (a k-way merge: each list is sorted).
+// Merges the streams' blocks by start. Devices have a handful of streams,
+// so the next block is found by scanning the heads.
 std::vector<BusyBlock> deviceBlocks(const std::vector<StreamTimeline>& streams,
                                     const std::vector<std::uint32_t>& members) {
   if (members.size() == 1) return streams[members[0]].blocks;
-  using Head = std::tuple<TimeNs, std::uint32_t, std::size_t>;  // start, member, position
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
-  for (std::uint32_t m = 0; m < members.size(); ++m) {
-    const auto& b = streams[members[m]].blocks;
-    if (!b.empty()) heap.emplace(b[0].start, m, 0);
-  }
+  std::size_t total = 0;
+  for (std::uint32_t m : members) total += streams[m].blocks.size();
+  std::vector<std::size_t> pos(members.size(), 0);
   std::vector<BusyBlock> out;
-  while (!heap.empty()) {
-    auto [start, m, pos] = heap.top();
-    heap.pop();
-    const auto& list = streams[members[m]].blocks;
-    const BusyBlock& b = list[pos];
-    extendBlocks(out, b.start, b.end, b.firstOp, b.lastOp);
-    if (pos + 1 < list.size()) heap.emplace(list[pos + 1].start, m, pos + 1);
+  out.reserve(total);
+  for (std::size_t n = 0; n < total; ++n) {
+    std::size_t best = members.size();
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      const auto& list = streams[members[m]].blocks;
+      if (pos[m] < list.size() &&
+          (best == members.size() ||
+           list[pos[m]].start < streams[members[best]].blocks[pos[best]].start))
+        best = m;
+    }
+    extendBlocks(out, streams[members[best]].blocks[pos[best]++]);
   }
   return out;
 }
 
-void sortOps(const Trace& trace, std::vector<std::uint32_t>& ops) {
-  std::stable_sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const Slice& x = trace.slices[a];
-    const Slice& y = trace.slices[b];
-    return x.start != y.start ? x.start < y.start : x.dur > y.dur;
+// Sorts a stream's ops (and their correlation ids alongside) by start,
+// longer first at ties, as the model orders a track.
+void sortOps(StreamTimeline& st) {
+  std::vector<std::uint32_t> order(st.ops.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const GpuOp& x = st.ops[a];
+    const GpuOp& y = st.ops[b];
+    return x.start != y.start ? x.start < y.start : x.end - x.start > y.end - y.start;
   });
+  std::vector<GpuOp> ops(order.size());
+  std::vector<std::int64_t> correlations(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    ops[i] = st.ops[order[i]];
+    correlations[i] = st.correlations[order[i]];
+  }
+  st.ops = std::move(ops);
+  st.correlations = std::move(correlations);
 }
 
 }  // namespace
 
-GpuTimelines buildGpuTimelines(const Trace& trace) {
+GpuTimelines collectGpuOps(const Trace& trace) {
   GpuTimelines gpu;
   std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::uint32_t>> tracksByStream;
   for (std::uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
@@ -79,18 +90,19 @@ GpuTimelines buildGpuTimelines(const Trace& trace) {
     st.stream = key.second;
     for (std::uint32_t ti : tracks) {
       const Track& t = trace.tracks[ti];
-      for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
-        const Slice& s = trace.slices[i];
-        if (!isGpuActivity(s.kind)) continue;
-        st.ops.push_back(i);
-        if (s.correlation != kNoCorrelation) ++gpu.opsWithCorrelation;
+      st.ops.reserve(st.ops.size() + t.sliceCount);
+      st.correlations.reserve(st.ops.size() + t.sliceCount);
+      for (const Slice* s = trace.trackBegin(t); s != trace.trackEnd(t); ++s) {
+        if (!isGpuActivity(s->kind)) continue;
+        st.ops.push_back({s->start, s->end(), static_cast<std::uint32_t>(s - trace.slices.data()),
+                          kNoIndex});
+        st.correlations.push_back(s->correlation);
       }
     }
     if (st.ops.empty()) continue;
     // One track per stream is the rule; two tracks naming the same stream
     // (string and numeric tids in one file) need one sort.
-    if (tracks.size() > 1) sortOps(trace, st.ops);
-    st.blocks = streamBlocks(trace, st.ops);
+    if (tracks.size() > 1) sortOps(st);
     gpu.ops += st.ops.size();
     gpu.streams.push_back(std::move(st));
   }
@@ -103,8 +115,22 @@ GpuTimelines buildGpuTimelines(const Trace& trace) {
     gpu.devices.back().streams.push_back(si);
     gpu.devices.back().ops += st.ops.size();
   }
-  for (DeviceTimeline& d : gpu.devices) d.blocks = deviceBlocks(gpu.streams, d.streams);
   return gpu;
+}
+
+void bindAndBuildBlocks(const CallTable& calls, GpuTimelines& gpu) {
+  for (StreamTimeline& st : gpu.streams) {
+    for (std::size_t i = 0; i < st.ops.size(); ++i) {
+      std::int64_t correlation = st.correlations[i];
+      if (correlation == kNoCorrelation) continue;
+      ++gpu.opsWithCorrelation;
+      st.ops[i].call = calls.byCorrelation.find(correlation);
+      if (st.ops[i].call == kNoIndex) ++gpu.orphanOps;
+    }
+    st.correlations = {};
+    st.blocks = streamBlocks(st.ops);
+  }
+  for (DeviceTimeline& d : gpu.devices) d.blocks = deviceBlocks(gpu.streams, d.streams);
 }
 
 }  // namespace gapscope::analysis::gaps_detail

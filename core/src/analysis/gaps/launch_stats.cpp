@@ -8,72 +8,75 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-// What each CPU call launched: its GPU ops (several for a graph launch).
-struct LaunchedOps {
-  std::vector<std::uint32_t> firstOp;
-  std::vector<std::uint32_t> count;
-  std::vector<TimeNs> gpuNs;
-  std::uint64_t orphans = 0;  // GPU ops whose correlation id matches no call
+// What one CPU call launched: its GPU ops (several for a graph launch).
+struct Launched {
+  TimeNs firstStart = 0;
+  TimeNs gpuNs = 0;
+  std::uint32_t firstOp = kNoIndex;
+  std::uint32_t count = 0;
 };
 
-LaunchedOps collectLaunchedOps(const Trace& trace, const CallTable& calls,
-                               const GpuTimelines& gpu) {
-  LaunchedOps l;
-  std::size_t n = calls.calls.size();
-  l.firstOp.assign(n, kNoIndex);
-  l.count.assign(n, 0);
-  l.gpuNs.assign(n, 0);
+std::vector<Launched> collectLaunched(const CallTable& calls, const GpuTimelines& gpu) {
+  std::vector<Launched> launched(calls.calls.size());
   for (const StreamTimeline& st : gpu.streams) {
-    for (std::uint32_t op : st.ops) {
-      const Slice& s = trace.slices[op];
-      if (s.correlation == kNoCorrelation) continue;
-      std::uint32_t pos = calls.byCorrelation.find(s.correlation);
-      if (pos == kNoIndex) {
-        ++l.orphans;
-        continue;
+    for (const GpuOp& op : st.ops) {
+      if (op.call == kNoIndex) continue;
+      Launched& l = launched[op.call];
+      if (l.count == 0 || op.start < l.firstStart) {
+        l.firstStart = op.start;
+        l.firstOp = op.slice;
       }
-      ++l.count[pos];
-      l.gpuNs[pos] += s.dur;
-      if (l.firstOp[pos] == kNoIndex || s.start < trace.slices[l.firstOp[pos]].start)
-        l.firstOp[pos] = op;
+      ++l.count;
+      l.gpuNs += op.end - op.start;
     }
   }
-  return l;
+  return launched;
 }
 
-Distribution distributionOf(std::vector<TimeNs> values) {
+// Reorders `values`.
+Distribution distributionOf(std::vector<TimeNs>& values) {
   Distribution d;
   d.count = values.size();
   if (values.empty()) return d;
-  auto nth = [&](std::size_t k) {
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k),
-                     values.end());
-    return values[k];
-  };
   std::size_t n = values.size();
   d.max = *std::max_element(values.begin(), values.end());
-  d.p90 = nth((9 * n + 9) / 10 - 1);  // nearest rank: ceil(0.9 n)
-  d.median = nth((n - 1) / 2);        // lower median
+  auto k90 = static_cast<std::ptrdiff_t>((9 * n + 9) / 10 - 1);  // nearest rank: ceil(0.9 n)
+  auto kMedian = static_cast<std::ptrdiff_t>((n - 1) / 2);      // lower median
+  std::nth_element(values.begin(), values.begin() + k90, values.end());
+  d.p90 = values[static_cast<std::size_t>(k90)];
+  // Everything left of k90 is now not larger, so the median is selected
+  // within that part only.
+  std::nth_element(values.begin(), values.begin() + kMedian, values.begin() + k90 + 1);
+  d.median = values[static_cast<std::size_t>(kMedian)];
   return d;
 }
 
-// Flags calls slower than outlierFactor x the median of their name.
-void flagOutliers(const Trace& trace, std::vector<LaunchInfo>& launches,
+// Flags calls slower than outlierFactor x the median of their name. The
+// durations are grouped by name in one array (a counting sort by name), so
+// each name's median is a selection within its own segment.
+void flagOutliers(const CallTable& calls, std::size_t nameCount,
+                  const std::vector<std::uint32_t>& launchCalls, std::vector<LaunchInfo>& launches,
                   const GapOptions& options) {
-  std::vector<std::uint32_t> slotOfName(trace.strings.size(), kNoIndex);
-  std::vector<std::vector<TimeNs>> bySlot;
-  for (const LaunchInfo& li : launches) {
-    StringId name = trace.slices[li.call].name;
-    if (slotOfName[name] == kNoIndex) {
-      slotOfName[name] = static_cast<std::uint32_t>(bySlot.size());
-      bySlot.emplace_back();
-    }
-    bySlot[slotOfName[name]].push_back(li.launchNs);
+  // segmentBegin[name] .. segmentBegin[name + 1]: the name's durations.
+  std::vector<std::uint32_t> segmentBegin(nameCount + 1, 0);
+  for (std::uint32_t pos : launchCalls) ++segmentBegin[calls.calls[pos].name + 1];
+  for (std::size_t i = 1; i <= nameCount; ++i) segmentBegin[i] += segmentBegin[i - 1];
+  std::vector<std::uint32_t> fill(segmentBegin.begin(), segmentBegin.end() - 1);
+  std::vector<TimeNs> grouped(launches.size());
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    grouped[fill[calls.calls[launchCalls[i]].name]++] = launches[i].launchNs;
+  std::vector<TimeNs> median(nameCount, 0);
+  for (std::size_t name = 0; name < nameCount; ++name) {
+    auto first = grouped.begin() + segmentBegin[name];
+    auto last = grouped.begin() + segmentBegin[name + 1];
+    if (first == last) continue;
+    auto mid = first + (last - first - 1) / 2;  // lower median
+    std::nth_element(first, mid, last);
+    median[name] = *mid;
   }
-  std::vector<TimeNs> median(bySlot.size());
-  for (std::size_t i = 0; i < bySlot.size(); ++i) median[i] = distributionOf(bySlot[i]).median;
-  for (LaunchInfo& li : launches) {
-    TimeNs m = median[slotOfName[trace.slices[li.call].name]];
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    LaunchInfo& li = launches[i];
+    TimeNs m = median[calls.calls[launchCalls[i]].name];
     li.outlier = li.launchNs >= options.outlierMinNs &&
                  static_cast<double>(li.launchNs) > options.outlierFactor * static_cast<double>(m);
   }
@@ -81,38 +84,34 @@ void flagOutliers(const Trace& trace, std::vector<LaunchInfo>& launches,
 
 }  // namespace
 
-void fillLaunchStats(const Trace& trace, const CallTable& calls, const GpuTimelines& gpu,
-                     const GapOptions& options, GapAnalysis& out) {
-  LaunchedOps launched = collectLaunchedOps(trace, calls, gpu);
-  LaunchStats& stats = out.launchStats;
+void fillLaunchStats(const CallTable& calls, const GpuTimelines& gpu, const GapOptions& options,
+                     std::size_t nameCount, LaunchStats& stats, std::vector<LaunchInfo>* keep) {
+  std::vector<Launched> launched = collectLaunched(calls, gpu);
   stats.unmatched = calls.launchCallsWithoutCorrelation;
-  std::vector<LaunchKind> kindOfName(trace.strings.size(), LaunchKind::None);
-  std::vector<std::uint8_t> nameKnown(trace.strings.size(), 0);
   std::vector<LaunchInfo> launches;
+  std::vector<std::uint32_t> launchCalls;  // position in calls.calls of each launch
   launches.reserve(calls.calls.size());
+  launchCalls.reserve(calls.calls.size());
   for (std::size_t pos = 0; pos < calls.calls.size(); ++pos) {
-    const Slice& call = trace.slices[calls.calls[pos]];
-    if (!nameKnown[call.name]) {
-      kindOfName[call.name] = launchKindForName(trace.str(call.name));
-      nameKnown[call.name] = 1;
-    }
-    LaunchKind kind = kindOfName[call.name];
-    if (launched.count[pos] == 0) {
-      if (kind != LaunchKind::None) ++stats.unmatched;
+    const CallRec& call = calls.calls[pos];
+    const Launched& l = launched[pos];
+    if (l.count == 0) {
+      if (call.kind != LaunchKind::None) ++stats.unmatched;
       continue;
     }
     LaunchInfo li;
-    li.call = calls.calls[pos];
-    li.firstOp = launched.firstOp[pos];
-    li.opCount = launched.count[pos];
-    li.kind = kind;
-    li.launchNs = call.dur;
-    li.queueNs = trace.slices[li.firstOp].start - call.end();
-    li.gpuNs = launched.gpuNs[pos];
+    li.call = call.slice;
+    li.firstOp = l.firstOp;
+    li.opCount = l.count;
+    li.kind = call.kind;
+    li.launchNs = call.end - call.start;
+    li.queueNs = l.firstStart - call.end;
+    li.gpuNs = l.gpuNs;
     li.shortKernel = li.gpuNs < li.launchNs;
     launches.push_back(li);
+    launchCalls.push_back(static_cast<std::uint32_t>(pos));
   }
-  flagOutliers(trace, launches, options);
+  flagOutliers(calls, nameCount, launchCalls, launches, options);
   std::vector<TimeNs> launchNs, queueNs;
   launchNs.reserve(launches.size());
   queueNs.reserve(launches.size());
@@ -124,12 +123,9 @@ void fillLaunchStats(const Trace& trace, const CallTable& calls, const GpuTimeli
     launchNs.push_back(li.launchNs);
     queueNs.push_back(li.queueNs);
   }
-  stats.launchNs = distributionOf(std::move(launchNs));
-  stats.queueNs = distributionOf(std::move(queueNs));
-  if (launched.orphans > 0)
-    out.notes.push_back(std::to_string(launched.orphans) +
-                        " GPU ops have a correlation id that matches no launch call");
-  if (options.keepLaunches) out.launches = std::move(launches);
+  stats.launchNs = distributionOf(launchNs);
+  stats.queueNs = distributionOf(queueNs);
+  if (keep) *keep = std::move(launches);
 }
 
 }  // namespace gapscope::analysis::gaps_detail

@@ -48,35 +48,38 @@ void clipToWindow(const DeviceTimeline& d, TimeNs lo, TimeNs hi, UtilizationStat
   }
 }
 
-struct Window {
-  TimeNs lo = std::numeric_limits<TimeNs>::max();
-  TimeNs hi = std::numeric_limits<TimeNs>::min();
-  std::uint64_t ops = 0;
-};
-
 }  // namespace
 
-void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& gpu,
-               GapAnalysis& out) {
+std::vector<StepWindow> stepWindows(const Trace& trace, const CallTable& calls,
+                                    const GpuTimelines& gpu) {
   const auto& steps = calls.steps;
-  if (steps.empty()) return;
   std::size_t deviceCount = gpu.devices.size();
-  std::vector<Window> windows(steps.size() * deviceCount);
+  std::vector<StepWindow> windows(steps.size() * deviceCount);
+  if (steps.empty()) return windows;
+  std::uint32_t step = kNoIndex;  // ops come roughly in launch order: try the last step first
   for (std::size_t di = 0; di < deviceCount; ++di) {
     for (std::uint32_t si : gpu.devices[di].streams) {
-      for (std::uint32_t op : gpu.streams[si].ops) {
-        const Slice& s = trace.slices[op];
-        std::uint32_t call = calls.callFor(s.correlation);
-        if (call == kNoIndex) continue;
-        std::uint32_t step = stepAt(trace, steps, trace.slices[call].start);
+      for (const GpuOp& op : gpu.streams[si].ops) {
+        if (op.call == kNoIndex) continue;
+        TimeNs launched = calls.calls[op.call].start;
+        if (step == kNoIndex || launched < trace.slices[steps[step]].start ||
+            launched >= trace.slices[steps[step]].end())
+          step = stepAt(trace, steps, launched);
         if (step == kNoIndex) continue;
-        Window& w = windows[step * deviceCount + di];
-        w.lo = std::min(w.lo, s.start);
-        w.hi = std::max(w.hi, s.end());
+        StepWindow& w = windows[step * deviceCount + di];
+        w.lo = std::min(w.lo, op.start);
+        w.hi = std::max(w.hi, op.end);
         ++w.ops;
       }
     }
   }
+  return windows;
+}
+
+void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& gpu,
+               const std::vector<StepWindow>& windows, GapAnalysis& out) {
+  const auto& steps = calls.steps;
+  std::size_t deviceCount = gpu.devices.size();
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Slice& a = trace.slices[steps[i]];
     StepStats step;
@@ -86,7 +89,7 @@ void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& g
     step.cpuStart = a.start;
     step.cpuEnd = a.end();
     for (std::size_t di = 0; di < deviceCount; ++di) {
-      const Window& w = windows[i * deviceCount + di];
+      const StepWindow& w = windows[i * deviceCount + di];
       if (w.ops == 0) continue;
       UtilizationStats stats;
       stats.device = gpu.devices[di].device;

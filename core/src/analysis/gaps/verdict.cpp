@@ -136,6 +136,7 @@ GapSummary summarizeGaps(const Trace& trace, const GapOptions& options) {
   GapOptions quick = options;
   quick.keepLaunches = false;
   quick.perStep = false;
+  quick.blameCpuOps = false;
   quick.minGapNs = std::numeric_limits<TimeNs>::max();  // totals only, no gap list
   return summarizeGaps(analyzeGaps(trace, quick));
 }
