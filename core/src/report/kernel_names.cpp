@@ -121,4 +121,16 @@ std::string kernelLabel(std::string_view name, std::size_t maxLength) {
   return cutMiddle(std::move(label), maxLength);
 }
 
+std::uint8_t KernelClassifier::flags(StringId name) {
+  if (name >= flags_.size()) return 0;
+  std::uint8_t& f = flags_[name];
+  if (f & kKnown) return f;
+  std::string_view text = trace_.str(name);
+  f = kKnown;
+  if (isElementwiseKernel(text)) f |= kElementwise;
+  if (isGemmKernel(text) && !gemmHasBiasEpilogue(text)) f |= kGemmNoBias;
+  if (isAddKernel(text)) f |= kAdd;
+  return f;
+}
+
 }  // namespace gapscope::report

@@ -5,7 +5,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "gapscope/model/trace.h"
 #include "gapscope/report/report.h"
 
 namespace gapscope::report {
@@ -27,5 +29,21 @@ bool gemmHasBiasEpilogue(std::string_view name);
 bool isAddKernel(std::string_view name);
 
 // kernelLabel() is public: gapscope/report/report.h.
+
+// The three predicates above for interned names, each name judged once: the
+// rules ask per kernel, and traces repeat a handful of names millions of times.
+class KernelClassifier {
+ public:
+  explicit KernelClassifier(const Trace& trace) : trace_(trace), flags_(trace.strings.size(), 0) {}
+  bool isElementwise(StringId name) { return flags(name) & kElementwise; }
+  bool isGemmWithoutBias(StringId name) { return flags(name) & kGemmNoBias; }
+  bool isAdd(StringId name) { return flags(name) & kAdd; }
+
+ private:
+  static constexpr std::uint8_t kKnown = 1, kElementwise = 2, kGemmNoBias = 4, kAdd = 8;
+  std::uint8_t flags(StringId name);
+  const Trace& trace_;
+  std::vector<std::uint8_t> flags_;  // by StringId
+};
 
 }  // namespace gapscope::report

@@ -80,7 +80,7 @@ Table stepsTable(const ReportInputs& in) {
       t.rows.push_back(std::move(row));
     }
   }
-  t.totalRows = t.rows.size();
+  limitRows(t, in.options.maxStepRows);
   return t;
 }
 

@@ -27,15 +27,18 @@ std::uint32_t enclosingCpuOp(const Trace& trace, std::uint32_t slice) {
   const Slice& inner = trace.slices[slice];
   if (inner.track >= trace.tracks.size()) return kNoIndex;
   const Track& track = trace.tracks[inner.track];
+  if (inner.depth == 0) return kNoIndex;  // nothing encloses a root slice
   std::uint32_t steps = 0;
   // Slices are sorted by start, so among the slices that contain `inner` the
-  // one met first walking back is the innermost.
+  // one met first walking back is the innermost. The first root (depth 0)
+  // slice met is the last candidate: roots before it end before it starts.
   for (std::uint32_t i = slice; i > track.firstSlice && steps < kMaxLookBack; ++steps) {
     --i;
     const Slice& s = trace.slices[i];
     if (s.kind == SliceKind::CpuOp && s.start <= inner.start && s.end() >= inner.end() &&
         s.depth < inner.depth)
       return i;
+    if (s.depth == 0) break;
   }
   return kNoIndex;
 }

@@ -238,6 +238,7 @@ struct ReportOptions {
   std::size_t topOps = 15;
   std::size_t topKernels = 15;
   std::size_t worstGaps = 10;
+  std::size_t maxStepRows = 50;  // the steps table keeps the first this many (step, device) rows
   std::size_t maxEvidenceRows = 10;
   std::size_t timelineBins = 120;
   std::string title;  // empty: "gapscope report: <file name>"

@@ -189,6 +189,7 @@ Finding elementwiseChain(const ReportInputs& in) {
   Finding f = newFinding("elementwise-chain", ">= " + std::to_string(th.elementwiseChainMin) +
                                                   " element-wise kernels back to back on one stream");
   std::map<std::string, ChainStats> stats;
+  KernelClassifier kinds(in.trace);
   for (const StreamOps& s : in.streams) {
     std::vector<std::uint32_t> chain;
     auto flush = [&] {
@@ -197,7 +198,7 @@ Finding elementwiseChain(const ReportInputs& in) {
     };
     for (std::uint32_t i : s.ops) {
       const Slice& slice = in.trace.slices[i];
-      if (slice.kind == SliceKind::Kernel && isElementwiseKernel(in.trace.str(slice.name))) {
+      if (slice.kind == SliceKind::Kernel && kinds.isElementwise(slice.name)) {
         chain.push_back(i);
       } else {
         flush();
@@ -254,13 +255,13 @@ Finding gemmSeparateAdd(const ReportInputs& in) {
   };
   std::map<std::pair<StringId, StringId>, Pair> pairs;
   std::int64_t total = 0;
+  KernelClassifier kinds(in.trace);
   for (const StreamOps& s : in.streams) {
     for (std::size_t i = 0; i + 1 < s.ops.size(); ++i) {
       const Slice& a = in.trace.slices[s.ops[i]];
       const Slice& b = in.trace.slices[s.ops[i + 1]];
       if (a.kind != SliceKind::Kernel || b.kind != SliceKind::Kernel) continue;
-      std::string_view an = in.trace.str(a.name), bn = in.trace.str(b.name);
-      if (!isGemmKernel(an) || gemmHasBiasEpilogue(an) || !isAddKernel(bn)) continue;
+      if (!kinds.isGemmWithoutBias(a.name) || !kinds.isAdd(b.name)) continue;
       Pair& p = pairs[{a.name, b.name}];
       if (p.count == 0) p = Pair{a.name, b.name, s.ops[i], s.ops[i + 1], 0, 0};
       ++p.count;

@@ -1,7 +1,7 @@
 // launch-overhead-bound and launch-dominated-kernels: the GPU waited for the
 // CPU, and kernels that take less time than launching them.
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 #include "report/rules/rules.h"
 #include "report/text_format.h"
@@ -86,12 +86,12 @@ Finding launchDominatedKernels(const ReportInputs& in) {
     std::int64_t launches = 0, shortLaunches = 0;
     std::vector<TimeNs> gpu, launch;
   };
-  std::map<std::string_view, PerKernel> byName;
+  std::unordered_map<StringId, PerKernel> byName;
   std::int64_t total = 0, shortCount = 0;
   for (const auto& l : in.gaps.launches) {
     if (!isKernelLaunch(l.kind) || l.firstOp == kNoIndex) continue;
     ++total;
-    PerKernel& k = byName[in.trace.str(in.trace.slices[l.firstOp].name)];
+    PerKernel& k = byName[in.trace.slices[l.firstOp].name];
     ++k.launches;
     if (!l.shortKernel) continue;
     ++shortCount;
@@ -114,9 +114,11 @@ Finding launchDominatedKernels(const ReportInputs& in) {
                        {"median_launch_us", "Median launch call", ColumnKind::Duration}});
   std::vector<std::pair<std::string_view, PerKernel*>> rows;
   for (auto& [name, k] : byName)
-    if (k.shortLaunches > 0) rows.emplace_back(name, &k);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& a, const auto& b) { return a.second->shortLaunches > b.second->shortLaunches; });
+    if (k.shortLaunches > 0) rows.emplace_back(in.trace.str(name), &k);
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second->shortLaunches != b.second->shortLaunches ? a.second->shortLaunches > b.second->shortLaunches
+                                                              : a.first < b.first;
+  });
   for (auto& [name, k] : rows) {
     t.rows.push_back({textCell(name), intCell(k->launches), intCell(k->shortLaunches),
                       durationCell(medianOf(k->gpu)), durationCell(medianOf(k->launch))});
