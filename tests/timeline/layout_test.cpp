@@ -134,3 +134,22 @@ TEST(TimelineLayout, EmptyTraceHasNoGroups) {
   EXPECT_TRUE(layout.groups().empty());
   EXPECT_EQ(layout.rowOfSlice(t, 0), kNoIndex);
 }
+
+TEST(TimelineLayout, NamesLoseStraySpaces) {
+  TraceBuilder b;
+  const ChromeId dev = b.numericId(0), stream = b.numericId(7);
+  b.setThreadName(dev, stream, "stream 7 ");
+  b.setProcessLabels(dev, " GPU 0");
+  SliceEvent e;
+  e.pid = dev;
+  e.tid = stream;
+  e.dur = 5;
+  e.name = b.intern("k");
+  e.category = b.intern("kernel");
+  b.addComplete(e);
+  const Trace t = b.finish();
+  const auto layout = TimelineLayout::build(t);
+  ASSERT_EQ(layout.lanes().size(), 1u);
+  EXPECT_EQ(layout.lanes()[0].name, "stream 7");
+  EXPECT_EQ(layout.groups()[0].name, "GPU 0");
+}

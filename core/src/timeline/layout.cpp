@@ -14,9 +14,17 @@ std::string chromeIdText(const Trace& trace, const ChromeId& id) {
   return std::to_string(id.num);
 }
 
+// Metadata names come with stray spaces (Kineto writes "stream 7 ").
+std::string trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return std::string(s.substr(first, last - first + 1));
+}
+
 std::string groupName(const Trace& trace, const Process& p, GroupKind kind) {
-  const std::string name(trace.str(p.name));
-  const std::string labels(trace.str(p.labels));
+  const std::string name = trimmed(trace.str(p.name));
+  const std::string labels = trimmed(trace.str(p.labels));
   if (kind == GroupKind::Profiler) return chromeIdText(trace, p.pid);
   if (kind == GroupKind::Gpu) {
     std::string head = !labels.empty() ? labels : "GPU " + chromeIdText(trace, p.pid);
@@ -27,7 +35,7 @@ std::string groupName(const Trace& trace, const Process& p, GroupKind kind) {
 }
 
 std::string laneName(const Trace& trace, const Track& t) {
-  std::string name(trace.str(t.name));
+  std::string name = trimmed(trace.str(t.name));
   if (t.kind == TrackKind::GpuStream) {
     if (!name.empty()) return name;
     return t.stream >= 0 ? "stream " + std::to_string(t.stream) : "stream " + chromeIdText(trace, t.tid);

@@ -1,0 +1,33 @@
+// gapscope: the desktop application. `gapscope [TRACE]`.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include "app_setup.h"
+#include "main_window.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  gapscope::app::setupApplication(app);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("GPU profiler trace viewer: where the GPU waited and why."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("trace"),
+                               QStringLiteral("Chrome trace JSON (.json or .json.gz) to open."),
+                               QStringLiteral("[TRACE]"));
+  parser.process(app);
+
+  gapscope::app::MainWindow window;
+  window.show();
+  const QStringList args = parser.positionalArguments();
+  if (!args.isEmpty()) {
+    window.openTrace(args.first());
+  } else {
+    // After the window is shown, so the offer appears on top of it.
+    QTimer::singleShot(0, &window, &gapscope::app::MainWindow::offerSample);
+  }
+  return app.exec();
+}

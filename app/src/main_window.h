@@ -1,0 +1,128 @@
+// The main window: the timeline in the middle (a welcome page until a trace
+// is open), the details on the right, the tables and charts below, a search
+// box in the tool bar, load progress and import issues in the status bar.
+// Dock layout, recent files and the theme persist in QSettings.
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+class QToolButton;
+class QPushButton;
+class QDockWidget;
+
+namespace gapscope::app {
+
+class ChartsPanel;
+class DetailsPanel;
+class GapsPanel;
+class IssuesPanel;
+class KernelsPanel;
+class OpsPanel;
+class TimelineView;
+class TimelineWidget;
+class TraceLoader;
+class TraceSession;
+struct LoadOutcome;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Starts loading `path` off the GUI thread; false when a load is running.
+  bool openTrace(const QString& path);
+  // Shows the welcome page, which offers the bundled sample trace.
+  void offerSample();
+  // Opens a bundled sample (first one when `name` is empty).
+  bool openSample(const QString& name = {});
+  // Names of the sample traces compiled into the binary.
+  static QStringList bundledSamples();
+
+  TraceSession* session() const { return session_; }
+  TraceLoader* loader() const { return loader_; }
+  TimelineView* timelineView() const { return timelineView_; }
+  TimelineWidget* timeline() const;
+  DetailsPanel* details() const { return details_; }
+  OpsPanel* ops() const { return ops_; }
+  KernelsPanel* kernels() const { return kernels_; }
+  GapsPanel* gaps() const { return gaps_; }
+  ChartsPanel* charts() const { return charts_; }
+  IssuesPanel* issues() const { return issues_; }
+  QString lastError() const { return lastError_; }
+  QStringList recentFiles() const;
+
+ signals:
+  void traceLoaded(const QString& path);
+  void loadFailed(const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildActions();
+  void buildMenus();
+  void buildToolBar();
+  void buildDocks();
+  void buildStatusBar();
+  QWidget* buildWelcome();
+  QDockWidget* addDock(QWidget* content, const QString& title, const QString& name, Qt::DockWidgetArea area);
+  void restoreSettings();
+  void saveSettings();
+  void applyTheme(const QString& theme);
+  void resetLayout();
+
+  void chooseFile();
+  void addRecent(const QString& path);
+  void updateRecent();
+  void onLoadStarted(const QString& what);
+  void onLoadProgress(qulonglong done, qulonglong total, int stage);
+  void onLoadFinished(const LoadOutcome& outcome);
+  void onTraceChanged();
+  void updateSearchCount();
+  void showShortcuts();
+  void showAbout();
+  void setupRecorder();
+  void startRecording();
+
+  TraceSession* session_;
+  TraceLoader* loader_;
+  QStackedWidget* stack_;
+  QWidget* welcome_;
+  TimelineView* timelineView_;
+  DetailsPanel* details_;
+  OpsPanel* ops_;
+  KernelsPanel* kernels_;
+  GapsPanel* gaps_;
+  ChartsPanel* charts_;
+  IssuesPanel* issues_;
+  QList<QDockWidget*> docks_;
+  QByteArray defaultState_;
+
+  QAction* openAction_;
+  QAction* recordAction_ = nullptr;
+  QMenu* recentMenu_;
+  QMenu* sampleMenu_;
+  QListWidget* recentList_;
+  QLineEdit* searchEdit_;
+  QLabel* searchCount_;
+  QLabel* info_;
+  QProgressBar* progress_;
+  QPushButton* cancel_;
+  QToolButton* issuesBadge_;
+  QString loadingPath_;
+  QString lastError_;
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,109 @@
+#include "models/gap_list_model.h"
+
+#include <algorithm>
+
+#include "gapscope/timeline/time_format.h"
+#include "models/table_format.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+GapListModel::GapListModel(TraceSession* session, QObject* parent)
+    : QAbstractTableModel(parent), session_(session) {
+  connect(session_, &TraceSession::traceChanged, this, [this] {
+    range_.reset();
+    rebuild();
+  });
+  connect(session_, &TraceSession::gapOverlayChanged, this, &GapListModel::rebuild);
+  rebuild();
+}
+
+void GapListModel::setDurationRange(std::optional<std::pair<TimeNs, TimeNs>> range) {
+  range_ = range;
+  rebuild();
+}
+
+void GapListModel::rebuild() {
+  beginResetModel();
+  rows_.clear();
+  whyCache_.clear();
+  if (session_->hasTrace()) {
+    const auto& gaps = session_->gaps().gaps;
+    for (std::uint32_t i = 0; i < gaps.size(); ++i) {
+      const TimeNs d = gaps[i].dur;
+      if (d < session_->minGapNs()) continue;
+      if (range_ && (d < range_->first || d >= range_->second)) continue;
+      rows_.push_back(i);
+    }
+  }
+  endResetModel();
+}
+
+std::uint32_t GapListModel::gapIndex(int row) const {
+  return row >= 0 && static_cast<std::size_t>(row) < rows_.size() ? rows_[static_cast<std::size_t>(row)] : kNoIndex;
+}
+
+int GapListModel::rowOfGap(std::uint32_t gap) const {
+  const auto it = std::lower_bound(rows_.begin(), rows_.end(), gap);
+  return it != rows_.end() && *it == gap ? static_cast<int>(it - rows_.begin()) : -1;
+}
+
+int GapListModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int GapListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QString GapListModel::why(std::uint32_t gap) const {
+  auto it = whyCache_.find(gap);
+  if (it == whyCache_.end()) {
+    it = whyCache_.insert(gap, QString::fromStdString(analysis::explainGap(session_->trace(), session_->gaps().gaps[gap])));
+  }
+  return *it;
+}
+
+QVariant GapListModel::data(const QModelIndex& index, int role) const {
+  const std::uint32_t gi = index.isValid() ? gapIndex(index.row()) : kNoIndex;
+  if (gi == kNoIndex) return {};
+  const Trace& t = session_->trace();
+  const auto& g = session_->gaps().gaps[gi];
+  if (role == Qt::TextAlignmentRole) {
+    return index.column() <= Duration ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+  }
+  if (role == Qt::ToolTipRole && index.column() == Why) return why(gi);
+  const bool sort = role == kSortRole;
+  if (role != Qt::DisplayRole && !sort) return {};
+  switch (index.column()) {
+    case Start: {
+      const TimeNs rel = g.start - t.minTime();
+      return sort ? QVariant(static_cast<qlonglong>(rel))
+                  : QVariant(QString::fromStdString(timeline::formatTimeLabel(rel, 1000, 1000000)));
+    }
+    case Duration: return sort ? QVariant(static_cast<qlonglong>(g.dur)) : QVariant(durationText(g.dur));
+    case Where: {
+      const QString where = g.stream >= 0 ? tr("GPU %1 stream %2").arg(g.device).arg(g.stream) : tr("GPU %1").arg(g.device);
+      if (sort) return QVariant(static_cast<qlonglong>(g.device) * (1LL << 40) + g.stream + 1);
+      return where;
+    }
+    case Cause: return QString::fromUtf8(analysis::gapCauseLabel(g.cause));
+    case Hta: return QString::fromUtf8(analysis::htaIdleKindName(g.hta));
+    case LaunchCall: return g.launch != kNoIndex ? utf8(t.str(t.slices[g.launch].name)) : QString();
+    case TopCpuOp: {
+      if (g.cpuOpsCount == 0) return QString();
+      const auto& op = session_->gaps().cpuOps[g.cpuOpsBegin];
+      return op.isUntraced ? tr("(untraced)") : utf8(t.str(op.name));
+    }
+    case Why: return why(gi);
+    default: return {};
+  }
+}
+
+QVariant GapListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kHeaders[ColumnCount] = {"Start", "Idle", "Where", "Cause", "HTA class",
+                                                    "Launch call", "Top CPU op", "Why"};
+  return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,71 @@
+#include "models/op_table_model.h"
+
+#include "models/table_format.h"
+
+namespace gapscope::app {
+
+OpTableModel::OpTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void OpTableModel::setTable(std::shared_ptr<const analysis::OpTable> table, bool groupedByShapes) {
+  beginResetModel();
+  table_ = std::move(table);
+  grouped_ = groupedByShapes;
+  endResetModel();
+}
+
+const analysis::OpRow* OpTableModel::opRow(int row) const {
+  if (!table_ || row < 0 || static_cast<std::size_t>(row) >= table_->rows.size()) return nullptr;
+  return &table_->rows[static_cast<std::size_t>(row)];
+}
+
+int OpTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !table_ ? 0 : static_cast<int>(table_->rows.size());
+}
+
+int OpTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant OpTableModel::data(const QModelIndex& index, int role) const {
+  const analysis::OpRow* r = index.isValid() ? opRow(index.row()) : nullptr;
+  if (!r) return {};
+  const auto& t = *table_;
+  if (role == Qt::TextAlignmentRole) {
+    return index.column() <= Shapes ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Shapes)) {
+    return index.column() == Name ? QString::fromStdString(r->name) : QString::fromStdString(r->inputShapes);
+  }
+  const bool sort = role == kSortRole;
+  if (role != Qt::DisplayRole && !sort) return {};
+  switch (index.column()) {
+    case Name: return QString::fromStdString(r->name);
+    case Device: return QString::fromUtf8(analysis::opDeviceName(r->device));
+    case Shapes: return QString::fromStdString(r->inputShapes);
+    case Calls: return sort ? QVariant(static_cast<qlonglong>(r->calls)) : QVariant(QString::number(r->calls));
+    case SelfCpu: return sort ? QVariant(static_cast<qlonglong>(r->selfCpu)) : QVariant(durationText(r->selfCpu));
+    case SelfCpuPct: return sort ? QVariant(t.selfCpuPct(*r)) : QVariant(percentText(t.selfCpuPct(*r)));
+    case CpuTotal: return sort ? QVariant(static_cast<qlonglong>(r->cpuTotal)) : QVariant(durationText(r->cpuTotal));
+    case CpuTotalPct: return sort ? QVariant(t.cpuTotalPct(*r)) : QVariant(percentText(t.cpuTotalPct(*r)));
+    case CpuAvg: return sort ? QVariant(static_cast<qlonglong>(r->cpuAvg())) : QVariant(durationText(r->cpuAvg()));
+    case SelfDevice:
+      return sort ? QVariant(static_cast<qlonglong>(r->selfDevice)) : QVariant(durationText(r->selfDevice));
+    case SelfDevicePct: return sort ? QVariant(t.selfDevicePct(*r)) : QVariant(percentText(t.selfDevicePct(*r)));
+    case DeviceTotal:
+      return sort ? QVariant(static_cast<qlonglong>(r->deviceTotal)) : QVariant(durationText(r->deviceTotal));
+    case DeviceTotalPct:
+      return sort ? QVariant(t.deviceTotalPct(*r)) : QVariant(percentText(t.deviceTotalPct(*r)));
+    case DeviceAvg:
+      return sort ? QVariant(static_cast<qlonglong>(r->deviceAvg())) : QVariant(durationText(r->deviceAvg()));
+    default: return {};
+  }
+}
+
+QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kHeaders[ColumnCount] = {
+      "Name", "Device", "Input Shapes", "# of Calls", "Self CPU", "Self CPU %", "CPU total", "CPU total %",
+      "CPU time avg", "Self CUDA", "Self CUDA %", "CUDA total", "CUDA total %", "CUDA time avg"};
+  return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,169 @@
+#include "panels/analysis_panels.h"
+
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QLineEdit>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "gapscope/timeline/slice_queries.h"
+#include "gapscope/timeline/time_format.h"
+#include "models/gap_list_model.h"
+#include "models/kernel_table_model.h"
+#include "models/op_table_model.h"
+#include "panels/table_panel.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+namespace {
+
+QVBoxLayout* bareLayout(QWidget* w) {
+  auto* layout = new QVBoxLayout(w);
+  layout->setContentsMargins(0, 0, 0, 0);
+  return layout;
+}
+
+// Slices named `name` whose kind is on the right side of the CPU/GPU split.
+std::vector<std::uint32_t> occurrences(const Trace& t, const std::string& name, bool gpu,
+                                       const std::string* shapes) {
+  const std::string_view shapesView = shapes ? std::string_view(*shapes) : std::string_view();
+  auto found = timeline::findSlicesNamed(t, name, shapes ? &shapesView : nullptr);
+  std::erase_if(found, [&](std::uint32_t s) { return isGpuKind(t.slices[s].kind) != gpu; });
+  return found;
+}
+
+void sizeColumns(QTableView* view, int nameColumn, int nameWidth) {
+  view->resizeColumnsToContents();
+  view->setColumnWidth(nameColumn, nameWidth);
+}
+
+}  // namespace
+
+OpsPanel::OpsPanel(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), model_(new OpTableModel(this)) {
+  table_ = new TablePanel(model_, QStringLiteral("opsTable"), OpTableModel::Name, this);
+  groupByShapes_ = new QCheckBox(tr("Group by input shapes"), this);
+  groupByShapes_->setObjectName(QStringLiteral("groupByShapes"));
+  table_->toolbar()->insertWidget(1, groupByShapes_);
+  bareLayout(this)->addWidget(table_);
+  connect(session_, &TraceSession::traceChanged, this, &OpsPanel::onTraceChanged);
+  connect(groupByShapes_, &QCheckBox::toggled, this, &OpsPanel::onGroupingChanged);
+  connect(table_, &TablePanel::rowActivated, this, &OpsPanel::onActivated);
+  connect(&watcher_, &QFutureWatcher<std::shared_ptr<const analysis::OpTable>>::finished, this, [this] {
+    model_->setTable(watcher_.result(), groupByShapes_->isChecked());
+    table_->view()->setColumnHidden(OpTableModel::Shapes, !groupByShapes_->isChecked());
+    groupByShapes_->setEnabled(true);
+  });
+  onTraceChanged();
+}
+
+void OpsPanel::onTraceChanged() {
+  watcher_.waitForFinished();
+  const QSignalBlocker block(groupByShapes_);
+  groupByShapes_->setChecked(false);
+  model_->setTable(session_->hasTrace() ? session_->loaded().ops : nullptr, false);
+  table_->view()->setColumnHidden(OpTableModel::Shapes, true);
+  sizeColumns(table_->view(), OpTableModel::Name, 320);
+}
+
+void OpsPanel::onGroupingChanged(bool grouped) {
+  if (!session_->hasTrace()) return;
+  if (!grouped) {
+    model_->setTable(session_->loaded().ops, false);
+    table_->view()->setColumnHidden(OpTableModel::Shapes, true);
+    return;
+  }
+  // Grouping walks every op again: off the GUI thread for big traces.
+  groupByShapes_->setEnabled(false);
+  const std::shared_ptr<const Trace> trace = session_->loaded().trace;
+  watcher_.setFuture(QtConcurrent::run([trace] {
+    analysis::OpTableOptions options;
+    options.groupByShapes = true;
+    return std::make_shared<const analysis::OpTable>(analysis::buildOpTable(*trace, options));
+  }));
+}
+
+void OpsPanel::waitForTable() {
+  watcher_.waitForFinished();
+  QCoreApplication::processEvents();
+}
+
+void OpsPanel::onActivated(int row) {
+  const analysis::OpRow* r = model_->opRow(row);
+  if (!r || !session_->hasTrace()) return;
+  const bool gpu = r->device == analysis::OpDevice::Gpu;
+  const std::string* shapes = model_->groupedByShapes() ? &r->inputShapes : nullptr;
+  session_->focusOccurrences(occurrences(session_->trace(), r->name, gpu, shapes),
+                             tr("operator %1").arg(QString::fromStdString(r->name)));
+}
+
+KernelsPanel::KernelsPanel(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), model_(new KernelTableModel(this)) {
+  table_ = new TablePanel(model_, QStringLiteral("kernelTable"), KernelTableModel::Name, this);
+  bareLayout(this)->addWidget(table_);
+  connect(session_, &TraceSession::traceChanged, this, [this] {
+    model_->setTable(session_->hasTrace() ? session_->loaded().kernels : nullptr);
+    sizeColumns(table_->view(), KernelTableModel::Name, 420);
+  });
+  connect(table_, &TablePanel::rowActivated, this, &KernelsPanel::onActivated);
+  model_->setTable(session_->hasTrace() ? session_->loaded().kernels : nullptr);
+}
+
+void KernelsPanel::onActivated(int row) {
+  const analysis::KernelRow* r = model_->kernelRow(row);
+  if (!r || !session_->hasTrace()) return;
+  session_->focusOccurrences(occurrences(session_->trace(), r->name, true, nullptr),
+                             tr("kernel %1").arg(QString::fromStdString(r->name)));
+}
+
+GapsPanel::GapsPanel(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), model_(new GapListModel(session, this)) {
+  table_ = new TablePanel(model_, QStringLiteral("gapTable"), -1, this);
+  table_->filter()->setPlaceholderText(tr("Filter by cause, call or op…"));
+  rangeLabel_ = new QLabel(this);
+  clearRange_ = new QPushButton(tr("Show all"), this);
+  clearRange_->setObjectName(QStringLiteral("gapRangeClear"));
+  table_->toolbar()->insertWidget(1, rangeLabel_);
+  table_->toolbar()->insertWidget(2, clearRange_);
+  rangeLabel_->hide();
+  clearRange_->hide();
+  bareLayout(this)->addWidget(table_);
+  connect(clearRange_, &QPushButton::clicked, this, [this] { setDurationRange(std::nullopt); });
+  const auto focus = [this](int row) {
+    const std::uint32_t gap = model_->gapIndex(row);
+    if (gap != kNoIndex && !(session_->selection() == Selection{Selection::Kind::Gap, gap})) session_->focusGap(gap);
+  };
+  connect(table_, &TablePanel::rowActivated, this, focus);
+  connect(table_, &TablePanel::currentRowChanged, this, focus);
+  connect(session_, &TraceSession::selectionChanged, this, &GapsPanel::onSelectionChanged);
+  connect(session_, &TraceSession::traceChanged, this, [this] {
+    table_->view()->resizeColumnsToContents();
+    table_->view()->setColumnWidth(GapListModel::Why, 480);
+  });
+}
+
+void GapsPanel::setDurationRange(std::optional<std::pair<TimeNs, TimeNs>> range) {
+  model_->setDurationRange(range);
+  rangeLabel_->setVisible(range.has_value());
+  clearRange_->setVisible(range.has_value());
+  if (range) {
+    rangeLabel_->setText(tr("idle %1 to %2").arg(QString::fromStdString(timeline::formatDuration(range->first)),
+                                                 QString::fromStdString(timeline::formatDuration(range->second))));
+  }
+}
+
+void GapsPanel::onSelectionChanged() {
+  const Selection sel = session_->selection();
+  if (sel.kind != Selection::Kind::Gap) return;
+  const int row = model_->rowOfGap(sel.index);
+  if (row >= 0) table_->selectSourceRow(row);
+}
+
+}  // namespace gapscope::app

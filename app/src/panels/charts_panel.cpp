@@ -1,0 +1,192 @@
+#include "panels/charts_panel.h"
+
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <limits>
+
+#include "app_setup.h"
+#include "gapscope/timeline/time_format.h"
+#include "timeline/timeline_palette.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+namespace {
+
+QString binLabel(const timeline::DurationHistogram& h, std::size_t i) {
+  if (h.lo[i] == std::numeric_limits<TimeNs>::min()) return QObject::tr("< 0");
+  return QString::fromStdString(timeline::formatDuration(h.lo[i]));
+}
+
+QSharedPointer<QCPAxisTickerText> binTicker(const timeline::DurationHistogram& h) {
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (std::size_t i = 0; i < h.bins(); ++i) ticker->addTick(static_cast<double>(i), binLabel(h, i));
+  return ticker;
+}
+
+QCustomPlot* newPlot(QWidget* parent, const QString& name) {
+  auto* plot = new QCustomPlot(parent);
+  plot->setObjectName(name);
+  plot->setInteractions(QCP::iSelectPlottables);
+  plot->setMinimumHeight(160);
+  return plot;
+}
+
+}  // namespace
+
+ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), tabs_(new QTabWidget(this)) {
+  setObjectName(QStringLiteral("chartsPanel"));
+  gapPlot_ = newPlot(this, QStringLiteral("gapHistogram"));
+  queuePlot_ = newPlot(this, QStringLiteral("queueHistogram"));
+  tabs_->addTab(gapPlot_, tr("Idle gaps by duration"));
+  tabs_->addTab(queuePlot_, tr("Launch queue time"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tabs_);
+
+  const TimelinePalette pal = TimelinePalette::forDark(paletteIsDark());
+  QCPBars* below = nullptr;
+  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
+    auto* bars = new QCPBars(gapPlot_->xAxis, gapPlot_->yAxis);
+    bars->setName(QString::fromUtf8(analysis::gapCauseLabel(static_cast<analysis::GapCause>(c))));
+    bars->setBrush(pal.gap[c]);
+    bars->setPen(Qt::NoPen);
+    bars->setWidth(0.8);
+    if (below) bars->moveAbove(below);
+    below = bars;
+    gapBars_[c] = bars;
+  }
+  gapPlot_->legend->setVisible(true);
+  gapPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  gapPlot_->yAxis->setLabel(tr("device gaps"));
+  queueBars_ = new QCPBars(queuePlot_->xAxis, queuePlot_->yAxis);
+  queueBars_->setName(tr("launches"));
+  queueBars_->setBrush(pal.slice[timeline::kColourLaunch]);
+  queueBars_->setPen(Qt::NoPen);
+  queueBars_->setWidth(0.8);
+  queuePlot_->yAxis->setLabel(tr("launch calls"));
+  styleAxes(gapPlot_);
+  styleAxes(queuePlot_);
+
+  connect(gapPlot_, &QCustomPlot::plottableClick, this,
+          [this](QCPAbstractPlottable* plottable, int dataIndex, QMouseEvent*) {
+            for (std::size_t c = 0; c < gapBars_.size(); ++c) {
+              if (plottable == gapBars_[c]) {
+                activateGapBin(static_cast<std::size_t>(gapBars_[c]->data()->at(dataIndex)->key),
+                               static_cast<analysis::GapCause>(c));
+              }
+            }
+          });
+  connect(queuePlot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
+    activateQueueBin(static_cast<std::size_t>(queueBars_->data()->at(dataIndex)->key));
+  });
+  connect(session_, &TraceSession::traceChanged, this, &ChartsPanel::rebuild);
+  connect(session_, &TraceSession::gapOverlayChanged, this, &ChartsPanel::rebuildGaps);
+  rebuild();
+}
+
+void ChartsPanel::styleAxes(QCustomPlot* plot) {
+  const QPalette p = palette();
+  const QColor text = p.color(QPalette::WindowText);
+  plot->setBackground(p.color(QPalette::Base));
+  for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+    axis->setBasePen(QPen(text));
+    axis->setTickPen(QPen(text));
+    axis->setSubTickPen(QPen(text));
+    axis->setTickLabelColor(text);
+    axis->setLabelColor(text);
+    axis->grid()->setPen(QPen(p.color(QPalette::Mid), 0, Qt::DotLine));
+  }
+  plot->xAxis->setTickLabelRotation(-30);
+  plot->xAxis->setLabel(tr("from"));
+  plot->legend->setBrush(p.color(QPalette::Base));
+  plot->legend->setTextColor(text);
+  plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+}
+
+void ChartsPanel::rebuild() {
+  rebuildGaps();
+  rebuildQueue();
+}
+
+void ChartsPanel::rebuildGaps() {
+  listedDeviceGaps_.clear();
+  std::vector<TimeNs> durations;
+  if (session_->hasTrace()) {
+    const auto& gaps = session_->gaps().gaps;
+    for (std::uint32_t i = 0; i < gaps.size(); ++i) {
+      // Device gaps: the time the whole GPU sat idle, counted once.
+      if (gaps[i].stream >= 0 || gaps[i].dur < session_->minGapNs()) continue;
+      listedDeviceGaps_.push_back(i);
+      durations.push_back(gaps[i].dur);
+    }
+  }
+  gapHist_ = timeline::makeDurationHistogram(durations);
+  std::vector<std::array<double, analysis::kGapCauseCount>> perCause(gapHist_.bins());
+  for (std::uint32_t i : listedDeviceGaps_) {
+    const auto& g = session_->gaps().gaps[i];
+    perCause[gapHist_.binOf(g.dur)][static_cast<std::size_t>(g.cause)] += 1;
+  }
+  double top = 1;
+  for (std::size_t c = 0; c < gapBars_.size(); ++c) {
+    QVector<double> keys, values;
+    for (std::size_t b = 0; b < gapHist_.bins(); ++b) {
+      keys << static_cast<double>(b);
+      values << perCause[b][c];
+    }
+    gapBars_[c]->setData(keys, values, true);
+  }
+  for (std::size_t b = 0; b < gapHist_.bins(); ++b) top = std::max(top, static_cast<double>(gapHist_.count[b]));
+  gapPlot_->xAxis->setTicker(binTicker(gapHist_));
+  gapPlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(gapHist_.bins())) - 0.4);
+  gapPlot_->yAxis->setRange(0, top * 1.1);
+  gapPlot_->replot();
+}
+
+void ChartsPanel::rebuildQueue() {
+  std::vector<TimeNs> queue;
+  if (session_->hasTrace()) {
+    for (const auto& l : session_->gaps().launches) queue.push_back(l.queueNs);
+  }
+  queueHist_ = timeline::makeDurationHistogram(queue);
+  QVector<double> keys, values;
+  double top = 1;
+  for (std::size_t b = 0; b < queueHist_.bins(); ++b) {
+    keys << static_cast<double>(b);
+    values << static_cast<double>(queueHist_.count[b]);
+    top = std::max(top, static_cast<double>(queueHist_.count[b]));
+  }
+  queueBars_->setData(keys, values, true);
+  queuePlot_->xAxis->setTicker(binTicker(queueHist_));
+  queuePlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(queueHist_.bins())) - 0.4);
+  queuePlot_->yAxis->setRange(0, top * 1.1);
+  queuePlot_->replot();
+}
+
+void ChartsPanel::activateGapBin(std::size_t bin, analysis::GapCause cause) {
+  if (bin >= gapHist_.bins() || !session_->hasTrace()) return;
+  emit gapRangePicked(gapHist_.lo[bin], gapHist_.hi[bin]);
+  std::uint32_t longest = kNoIndex;
+  const auto& gaps = session_->gaps().gaps;
+  for (std::uint32_t i : listedDeviceGaps_) {
+    if (gaps[i].cause != cause || gapHist_.binOf(gaps[i].dur) != bin) continue;
+    if (longest == kNoIndex || gaps[i].dur > gaps[longest].dur) longest = i;
+  }
+  if (longest != kNoIndex) session_->focusGap(longest);
+}
+
+void ChartsPanel::activateQueueBin(std::size_t bin) {
+  if (bin >= queueHist_.bins() || !session_->hasTrace()) return;
+  std::vector<std::uint32_t> calls;
+  for (const auto& l : session_->gaps().launches) {
+    if (queueHist_.binOf(l.queueNs) == bin) calls.push_back(l.call);
+  }
+  const auto& slices = session_->trace().slices;
+  std::sort(calls.begin(), calls.end(), [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; });
+  session_->focusOccurrences(std::move(calls), tr("launches queued %1").arg(binLabel(queueHist_, bin)));
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,62 @@
+// Two histograms (QCustomPlot): device idle gaps by duration, stacked by
+// cause, and launch queue times (kernel start minus launch-call end).
+// Clicking a bar selects what it counts: a gap bar filters the gap list to
+// that duration range and focuses its longest gap of that cause; a queue-time
+// bar highlights those launch calls on the timeline.
+#pragma once
+
+#include <QWidget>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/timeline/histogram.h"
+
+class QCPAbstractPlottable;
+class QCPBars;
+class QCustomPlot;
+class QTabWidget;
+
+namespace gapscope::app {
+
+class TraceSession;
+
+class ChartsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ChartsPanel(TraceSession* session, QWidget* parent = nullptr);
+
+  QCustomPlot* gapPlot() const { return gapPlot_; }
+  QCustomPlot* queuePlot() const { return queuePlot_; }
+  const timeline::DurationHistogram& gapHistogram() const { return gapHist_; }
+  const timeline::DurationHistogram& queueHistogram() const { return queueHist_; }
+
+  // What clicking bin `bin` (of cause `cause` for gaps) does.
+  void activateGapBin(std::size_t bin, analysis::GapCause cause);
+  void activateQueueBin(std::size_t bin);
+
+ signals:
+  // The gap list should show only gaps with lo <= duration < hi.
+  void gapRangePicked(qint64 lo, qint64 hi);
+
+ private:
+  void rebuild();
+  void rebuildGaps();
+  void rebuildQueue();
+  void styleAxes(QCustomPlot* plot);
+
+  TraceSession* session_;
+  QTabWidget* tabs_;
+  QCustomPlot* gapPlot_;
+  QCustomPlot* queuePlot_;
+  std::array<QCPBars*, analysis::kGapCauseCount> gapBars_{};
+  QCPBars* queueBars_ = nullptr;
+  timeline::DurationHistogram gapHist_;
+  timeline::DurationHistogram queueHist_;
+  std::vector<std::uint32_t> listedDeviceGaps_;  // gap indices counted in gapHist_
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,185 @@
+#include "panels/details_panel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include "gapscope/timeline/slice_queries.h"
+#include "gapscope/timeline/time_format.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+namespace {
+
+constexpr int kSliceRole = Qt::UserRole + 1;
+
+QString dur(TimeNs ns) { return QString::fromStdString(timeline::formatDuration(ns)); }
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QString jsonText(const nlohmann::ordered_json& v) {
+  if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+  return QString::fromStdString(v.dump());
+}
+
+}  // namespace
+
+DetailsPanel::DetailsPanel(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), tree_(new QTreeWidget(this)) {
+  setObjectName(QStringLiteral("detailsPanel"));
+  tree_->setObjectName(QStringLiteral("detailsTree"));
+  tree_->setColumnCount(2);
+  tree_->setHeaderLabels({tr("Field"), tr("Value")});
+  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->setUniformRowHeights(true);
+  tree_->setWordWrap(false);
+  tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  auto* copy = new QAction(tr("Copy Value"), tree_);
+  connect(copy, &QAction::triggered, this, [this] {
+    if (auto* item = tree_->currentItem()) QApplication::clipboard()->setText(item->text(1));
+  });
+  auto* copyArgs = new QAction(tr("Copy Args as JSON"), tree_);
+  connect(copyArgs, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(argsJson_); });
+  tree_->addAction(copy);
+  tree_->addAction(copyArgs);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tree_);
+  connect(tree_, &QTreeWidget::itemActivated, this, &DetailsPanel::onActivated);
+  connect(session_, &TraceSession::selectionChanged, this, &DetailsPanel::refresh);
+  connect(session_, &TraceSession::traceChanged, this, &DetailsPanel::refresh);
+  refresh();
+}
+
+QString DetailsPanel::field(const QString& name) const {
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    if (tree_->topLevelItem(i)->text(0) == name) return tree_->topLevelItem(i)->text(1);
+  }
+  return {};
+}
+
+QTreeWidgetItem* DetailsPanel::add(const QString& key, const QString& value, QTreeWidgetItem* parent) {
+  auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(tree_);
+  item->setText(0, key);
+  item->setText(1, value);
+  item->setToolTip(1, value.size() > 60 ? value : QString());
+  return item;
+}
+
+QTreeWidgetItem* DetailsPanel::addSliceLink(const QString& key, std::uint32_t slice, QTreeWidgetItem* parent) {
+  const Trace& t = session_->trace();
+  const Slice& s = t.slices[slice];
+  auto* item = add(key, tr("%1 (%2)").arg(qstr(t.str(s.name)), dur(s.dur)), parent);
+  item->setData(0, kSliceRole, slice);
+  QFont f = item->font(1);
+  f.setUnderline(true);
+  item->setFont(1, f);
+  item->setToolTip(1, tr("Double-click to select"));
+  return item;
+}
+
+void DetailsPanel::refresh() {
+  tree_->clear();
+  argsJson_.clear();
+  if (!session_->hasTrace()) return;
+  const Selection sel = session_->selection();
+  if (sel.kind == Selection::Kind::Slice) showSlice(sel.index);
+  if (sel.kind == Selection::Kind::Gap) showGap(sel.index);
+}
+
+void DetailsPanel::showSlice(std::uint32_t index) {
+  const Trace& t = session_->trace();
+  const auto& layout = session_->layout();
+  const Slice& s = t.slices[index];
+  add(tr("Name"), qstr(t.str(s.name)));
+  add(tr("Category"), qstr(t.str(s.category)));
+  add(tr("Start"), QString::fromStdString(timeline::formatTimeLabel(s.start - t.minTime(), 1, timeline::labelUnitFor(s.start - t.minTime()))));
+  add(tr("Duration"), dur(s.dur));
+  add(tr("Self time"), dur(timeline::selfTime(t, layout, index)));
+  const std::uint32_t lane = layout.laneOfTrack(s.track);
+  if (lane != kNoIndex) {
+    const auto& l = layout.lanes()[lane];
+    add(tr("Lane"), QString::fromStdString(layout.groups()[l.group].name + " / " + l.name));
+  }
+  add(tr("Depth"), QString::number(s.depth));
+  if (s.correlation != kNoCorrelation) add(tr("Correlation"), QString::number(s.correlation));
+  const std::uint32_t parent = timeline::parentSlice(t, layout, index);
+  if (parent != kNoIndex) addSliceLink(tr("Parent"), parent);
+  const std::uint32_t partner = session_->partnerSlice();
+  if (partner != kNoIndex) addSliceLink(isGpuActivity(s.kind) ? tr("Launched by") : tr("Launches"), partner);
+  if (s.flags & kSliceSpilled) add(tr("Note"), tr("overlapped a sibling without nesting: drawn on an extra row"));
+  if (s.flags & kSliceUnclosed) add(tr("Note"), tr("never closed: ends at the end of the trace"));
+  if (s.kernelInfo != kNoIndex && s.kernelInfo < t.kernelInfos.size()) {
+    const KernelInfo& k = t.kernelInfos[s.kernelInfo];
+    auto* cfg = add(tr("Launch"), tr("grid [%1, %2, %3], block [%4, %5, %6]")
+                                      .arg(k.grid[0]).arg(k.grid[1]).arg(k.grid[2])
+                                      .arg(k.block[0]).arg(k.block[1]).arg(k.block[2]));
+    if (k.registersPerThread >= 0) add(tr("Registers per thread"), QString::number(k.registersPerThread), cfg);
+    if (k.sharedMemory >= 0) add(tr("Shared memory"), tr("%1 bytes").arg(k.sharedMemory), cfg);
+    if (k.occupancyPct >= 0) add(tr("Est. achieved occupancy"), tr("%1 %").arg(k.occupancyPct), cfg);
+    cfg->setExpanded(true);
+  }
+  const std::string raw = t.argsJson(s);
+  if (!raw.empty()) {
+    auto* args = add(tr("Args"), QString());
+    // ordered_json keeps the file's key order and the numbers' exact values.
+    const auto doc = nlohmann::ordered_json::parse(raw, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_object()) {
+      args->setText(1, tr("%n value(s)", "", static_cast<int>(doc.size())));
+      for (const auto& [key, value] : doc.items()) addJson(args, QString::fromStdString(key), value);
+      argsJson_ = QString::fromStdString(doc.dump(2));
+    } else {
+      args->setText(1, QString::fromStdString(raw));
+      argsJson_ = QString::fromStdString(raw);
+    }
+    args->setExpanded(true);
+  }
+  tree_->resizeColumnToContents(0);
+}
+
+void DetailsPanel::addJson(QTreeWidgetItem* parent, const QString& key, const nlohmann::ordered_json& value) {
+  auto* item = add(key, jsonText(value), parent);
+  if (value.is_object()) {
+    for (const auto& [k, v] : value.items()) addJson(item, QString::fromStdString(k), v);
+  }
+}
+
+void DetailsPanel::showGap(std::uint32_t index) {
+  const Trace& t = session_->trace();
+  const auto& g = session_->gaps().gaps[index];
+  add(tr("GPU idle"), dur(g.dur));
+  add(tr("Cause"), QString::fromUtf8(analysis::gapCauseLabel(g.cause)));
+  add(tr("Why"), QString::fromStdString(analysis::explainGap(t, g)));
+  add(tr("Where"), g.stream >= 0 ? tr("GPU %1, stream %2").arg(g.device).arg(g.stream)
+                                 : tr("GPU %1 (no stream busy)").arg(g.device));
+  add(tr("Start"), QString::fromStdString(timeline::formatTimeLabel(g.start - t.minTime(), 1, timeline::labelUnitFor(g.start - t.minTime()))));
+  add(tr("HTA class"), QString::fromUtf8(analysis::htaIdleKindName(g.hta)));
+  if (g.before != kNoIndex) addSliceLink(tr("GPU op before"), g.before);
+  if (g.after != kNoIndex) addSliceLink(tr("GPU op after"), g.after);
+  if (g.launch != kNoIndex) addSliceLink(tr("Its launch call"), g.launch);
+  if (g.syncCall != kNoIndex) addSliceLink(tr("Blocking call"), g.syncCall);
+  const auto ops = analysis::cpuOpsOf(session_->gaps(), g);
+  if (!ops.empty()) {
+    auto* blame = add(tr("CPU work in the gap"), tr("self time on the launching thread"));
+    for (const auto& op : ops) {
+      add(op.isUntraced ? tr("(untraced)") : qstr(t.str(op.name)), dur(op.selfNs), blame);
+    }
+    blame->setExpanded(true);
+  }
+  tree_->resizeColumnToContents(0);
+}
+
+void DetailsPanel::onActivated(QTreeWidgetItem* item) {
+  const QVariant v = item->data(0, kSliceRole);
+  if (!v.isValid()) return;
+  const auto slice = v.value<std::uint32_t>();
+  session_->selectSlice(slice);
+  session_->revealSlice(slice);
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,47 @@
+// The details of what is selected: for a slice its name, times, self time,
+// thread, launch partner, kernel configuration and every arg (fetched from
+// the source and shown as a tree); for a gap its cause, explanation, the GPU
+// ops around it and the CPU work blamed for it. Items that name another
+// slice select it when activated.
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+
+#include <nlohmann/json_fwd.hpp>
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace gapscope::app {
+
+class TraceSession;
+
+class DetailsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DetailsPanel(TraceSession* session, QWidget* parent = nullptr);
+
+  QTreeWidget* tree() const { return tree_; }
+  // The args of the shown slice as indented JSON ("" when none).
+  QString argsJson() const { return argsJson_; }
+  // The value shown for a top-level field (e.g. "Name", "Duration"), "" when absent.
+  QString field(const QString& name) const;
+
+ private:
+  void refresh();
+  void showSlice(std::uint32_t slice);
+  void showGap(std::uint32_t gap);
+  QTreeWidgetItem* add(const QString& key, const QString& value, QTreeWidgetItem* parent = nullptr);
+  QTreeWidgetItem* addSliceLink(const QString& key, std::uint32_t slice, QTreeWidgetItem* parent = nullptr);
+  void addJson(QTreeWidgetItem* parent, const QString& key, const nlohmann::ordered_json& value);
+  void onActivated(QTreeWidgetItem* item);
+
+  TraceSession* session_;
+  QTreeWidget* tree_;
+  QString argsJson_;
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,311 @@
+#include "timeline/timeline_frame.h"
+
+#include <QElapsedTimer>
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gapscope/timeline/level_of_detail.h"
+
+namespace gapscope::app {
+
+namespace {
+
+// Narrower than this a slice gets no label: not even one letter fits.
+constexpr double kMinLabelWidth = 24;
+// Major ticks this far apart at least, so labels never touch.
+constexpr double kTickSpacing = 110;
+
+class FrameBuilder {
+ public:
+  explicit FrameBuilder(const FrameInputs& in)
+      : in_(in), fm_(in.font), left_(in.chrome.namesWidth), top_(in.chrome.axisHeight) {
+    f_.key = in.key;
+    f_.valid = true;
+    f_.slices.resize(timeline::kColourClasses);
+    const double dpr = in.key.dpr;
+    // Level of detail runs in device pixels so HiDPI screens get their detail.
+    device_ = in.key.scale.zoomed(dpr, 0).resized(in.key.scale.width() * dpr);
+  }
+
+  TimelineFrame build() {
+    QElapsedTimer clock;
+    clock.start();
+    addGroupsAndLanes();
+    addRows();
+    addGapOverlay();
+    addTicks();
+    f_.buildMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    return std::move(f_);
+  }
+
+ private:
+  double toY(double contentY) const { return top_ + contentY - in_.key.scrollY; }
+  double toX(float devicePx) const { return left_ + static_cast<double>(devicePx) / in_.key.dpr; }
+  bool visible(double y, double h) const { return y + h > top_ && y < in_.key.height; }
+
+  void addGroupsAndLanes() {
+    const auto& v = *in_.vertical;
+    const auto& groups = in_.layout->groups();
+    const double headerH = v.metrics().groupHeader;
+    int laneCounter = 0;
+    for (std::uint32_t g = 0; g < groups.size(); ++g) {
+      const double gy = toY(v.groupY(g));
+      if (visible(gy, headerH)) {
+        f_.headers.append(QRectF(0, gy, in_.key.width, headerH));
+        TimelineFrame::LaneName name;
+        name.rect = QRectF(4, gy, in_.key.width - 8, headerH);
+        name.text = QString::fromStdString(groups[g].name);
+        name.header = true;
+        name.collapsed = v.groupCollapsed(g);
+        if (in_.overlay) name.gapCount = static_cast<std::uint32_t>(in_.overlay->groupGaps(g).size());
+        f_.laneNames.push_back(std::move(name));
+      }
+      if (v.groupCollapsed(g)) continue;
+      for (std::uint32_t l : groups[g].lanes) {
+        const double ly = toY(v.laneY(l));
+        const double lh = v.laneHeight(l);
+        const bool shaded = (laneCounter++ % 2) == 1;
+        if (!visible(ly, lh + v.metrics().laneGap)) continue;
+        if (shaded) f_.laneShades.append(QRectF(0, ly, in_.key.width, lh));
+        const double sepY = ly + lh + v.metrics().laneGap / 2;
+        f_.separators.append(QLineF(0, sepY, in_.key.width, sepY));
+        TimelineFrame::LaneName name;
+        name.rect = QRectF(18, ly, left_ - 24, std::min(lh, std::max(v.metrics().rowHeight, 18.0)));
+        name.text = fm_.elidedText(QString::fromStdString(in_.layout->lanes()[l].name), Qt::ElideMiddle,
+                                   name.rect.width());
+        f_.laneNames.push_back(std::move(name));
+      }
+    }
+  }
+
+  void addRows() {
+    const auto& v = *in_.vertical;
+    const double viewH = in_.key.height - top_;
+    for (std::uint32_t row : v.rowsBetween(in_.key.scrollY, in_.key.scrollY + viewH)) {
+      const auto& lane = in_.layout->lanes()[in_.layout->rows()[row].lane];
+      const double y = toY(v.rowY(row));
+      const double h = v.rowHeight(row);
+      if (lane.kind == timeline::LaneKind::Counter) {
+        addCounter(lane, y, h);
+      } else {
+        addSlices(row, y, h);
+      }
+    }
+  }
+
+  void addSlices(std::uint32_t row, double y, double h) {
+    rects_.clear();
+    timeline::computeRowRects(*in_.trace, *in_.layout, row, device_, rects_);
+    const double minW = 1.0 / in_.key.dpr;
+    for (const auto& r : rects_) {
+      const double x0 = toX(r.x0);
+      const double x1 = toX(r.x1);
+      const QRectF rect(x0, y + 1, std::max(x1 - x0, minW), h - 2);
+      f_.slices[r.colour].append(rect);
+      if (!r.merged && rect.width() >= kMinLabelWidth) addLabel(rect, r.index, r.colour);
+    }
+  }
+
+  void addLabel(const QRectF& rect, std::uint32_t slice, std::uint16_t colour) {
+    // Clip to the visible area so a long slice keeps its label on screen.
+    const double x0 = std::max(rect.left(), left_) + 3;
+    const double x1 = std::min(rect.right(), static_cast<double>(in_.key.width)) - 3;
+    if (x1 - x0 < kMinLabelWidth - 6) return;
+    const Slice& s = in_.trace->slices[slice];
+    const QString& text = s.kind == SliceKind::Kernel ? in_.names->label(s.name) : in_.names->name(s.name);
+    QString elided = fm_.elidedText(text, Qt::ElideRight, x1 - x0);
+    // "…" alone says nothing; leave the slice bare.
+    if (elided.isEmpty() || elided == QStringLiteral("…")) return;
+    const bool light = TimelinePalette::textOn(in_.palette->slice[colour]).lightness() > 128;
+    f_.labels.push_back({QRectF(x0, rect.top(), x1 - x0, rect.height()), std::move(elided), light});
+  }
+
+  void addCounter(const timeline::Lane& lane, double y, double h) {
+    bars_.clear();
+    timeline::computeCounterBars(in_.trace->counters[lane.counter], device_, bars_);
+    const double range = lane.counterMax - lane.counterMin;
+    const double usable = h - 4;
+    for (const auto& b : bars_) {
+      const double frac = range > 0 ? (b.value - lane.counterMin) / range : 1.0;
+      const double bh = std::max(1.0, std::clamp(frac, 0.0, 1.0) * usable);
+      const double x0 = toX(b.x0);
+      f_.counterBars.append(QRectF(x0, y + h - 2 - bh, toX(b.x1) - x0, bh));
+    }
+  }
+
+  void addGapOverlay() {
+    if (!in_.overlay || !in_.gaps) return;
+    const auto& v = *in_.vertical;
+    const auto& layout = *in_.layout;
+    for (std::uint32_t l = 0; l < layout.lanes().size(); ++l) {
+      const auto& indices = in_.overlay->laneGaps(l);
+      if (indices.empty() || v.laneHeight(l) <= 0) continue;
+      const double ly = toY(v.laneY(l));
+      const double lh = v.laneHeight(l);
+      if (!visible(ly, lh)) continue;
+      addGapRects(indices, ly, lh, true);
+    }
+    for (std::uint32_t g = 0; g < layout.groups().size(); ++g) {
+      const auto& indices = in_.overlay->groupGaps(g);
+      const double gy = toY(v.groupY(g));
+      const double headerH = v.metrics().groupHeader;
+      if (indices.empty() || !visible(gy, headerH)) continue;
+      // Device gaps: a band along the bottom of the device's header strip.
+      addGapRects(indices, gy + headerH - 6, 6, false);
+    }
+  }
+
+  void addGapRects(const std::vector<std::uint32_t>& indices, double y, double h, bool fill) {
+    gapRects_.clear();
+    timeline::computeGapRects(*in_.gaps, indices, device_, gapRects_);
+    const double minW = 1.0 / in_.key.dpr;
+    for (const auto& r : gapRects_) {
+      const double x0 = toX(r.x0);
+      const double w = std::max(toX(r.x1) - x0, minW);
+      if (fill) {
+        f_.gaps[r.colour].append(QRectF(x0, y, w, h));
+        f_.gapBands[r.colour].append(QRectF(x0, y + h - 3, w, 3));
+      } else {
+        f_.gapBands[r.colour].append(QRectF(x0, y, w, h));
+      }
+    }
+  }
+
+  void addTicks() {
+    f_.ticks = timeline::computeAxisTicks(in_.key.scale, in_.trace->minTime(), kTickSpacing);
+    for (const auto& t : f_.ticks.ticks) {
+      if (!t.major) continue;
+      const double x = std::round(left_ + t.x) + 0.5;
+      f_.grid.append(QLineF(x, top_, x, in_.key.height));
+    }
+  }
+
+  const FrameInputs& in_;
+  QFontMetricsF fm_;
+  double left_;
+  double top_;
+  timeline::TimeScale device_;
+  TimelineFrame f_;
+  std::vector<timeline::IntervalRect> rects_;
+  std::vector<timeline::IntervalRect> gapRects_;
+  std::vector<timeline::CounterBar> bars_;
+};
+
+void paintAxis(QPainter& p, const TimelineFrame& frame, const TimelinePalette& palette, const QFont& font,
+               const TimelineChrome& chrome) {
+  const double w = frame.key.width;
+  const double h = chrome.axisHeight;
+  p.fillRect(QRectF(0, 0, w, h), palette.axisBackground);
+  p.setPen(palette.separator);
+  p.drawLine(QPointF(0, h - 0.5), QPointF(w, h - 0.5));
+  p.setFont(font);
+  p.save();
+  p.setClipRect(QRectF(chrome.namesWidth, 0, w - chrome.namesWidth, h));
+  for (const auto& t : frame.ticks.ticks) {
+    const double x = std::round(chrome.namesWidth + t.x) + 0.5;
+    p.setPen(palette.tick);
+    p.drawLine(QPointF(x, t.major ? h * 0.45 : h * 0.75), QPointF(x, h));
+    if (t.major) {
+      p.setPen(palette.axisText);
+      p.drawText(QRectF(x + 4, 0, 200, h * 0.8), Qt::AlignLeft | Qt::AlignVCenter,
+                 QString::fromStdString(t.label));
+    }
+  }
+  p.restore();
+}
+
+void paintNames(QPainter& p, const TimelineFrame& frame, const TimelinePalette& palette, const QFont& font,
+                const TimelineChrome& chrome) {
+  p.fillRect(QRectF(0, chrome.axisHeight, chrome.namesWidth, frame.key.height - chrome.axisHeight),
+             palette.axisBackground);
+  QFont bold = font;
+  bold.setBold(true);
+  for (const auto& n : frame.laneNames) {
+    if (n.header) continue;
+    p.setFont(font);
+    p.setPen(palette.laneText);
+    p.drawText(n.rect, Qt::AlignLeft | Qt::AlignVCenter, n.text);
+  }
+  // Headers span the whole width and come after the lane names they cover.
+  p.setPen(Qt::NoPen);
+  p.setBrush(palette.header);
+  p.drawRects(frame.headers);
+  for (const auto& n : frame.laneNames) {
+    if (!n.header) continue;
+    p.setFont(bold);
+    p.setPen(palette.headerText);
+    const QString arrow = n.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+    p.drawText(n.rect, Qt::AlignLeft | Qt::AlignVCenter, arrow + n.text);
+  }
+  p.setPen(palette.separator);
+  p.drawLine(QPointF(chrome.namesWidth - 0.5, chrome.axisHeight),
+             QPointF(chrome.namesWidth - 0.5, frame.key.height));
+}
+
+}  // namespace
+
+TimelineFrame buildFrame(const FrameInputs& in) {
+  if (!in.trace || !in.layout || !in.vertical || !in.palette || !in.names) {
+    TimelineFrame empty;
+    empty.key = in.key;
+    return empty;
+  }
+  return FrameBuilder(in).build();
+}
+
+void paintFrame(QPainter& p, const TimelineFrame& frame, const TimelinePalette& palette, const QFont& font,
+                const TimelineChrome& chrome) {
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const QRectF area(chrome.namesWidth, chrome.axisHeight, frame.key.width - chrome.namesWidth,
+                    frame.key.height - chrome.axisHeight);
+  p.fillRect(QRectF(0, 0, frame.key.width, frame.key.height), palette.background);
+  p.setPen(Qt::NoPen);
+  p.setBrush(palette.laneAlternate);
+  p.drawRects(frame.laneShades);
+
+  p.save();
+  p.setClipRect(area);
+  p.setPen(palette.separator);
+  p.drawLines(frame.grid);
+  p.setPen(Qt::NoPen);
+  // Gaps first: where a zoomed-out run of gaps meets kernels, the kernels stay crisp.
+  for (std::size_t c = 0; c < frame.gaps.size(); ++c) {
+    QColor fill = palette.gap[c];
+    fill.setAlpha(60);
+    p.setBrush(fill);
+    p.drawRects(frame.gaps[c]);
+  }
+  for (std::size_t c = 0; c < frame.slices.size(); ++c) {
+    if (frame.slices[c].isEmpty()) continue;
+    p.setBrush(palette.slice[c]);
+    p.drawRects(frame.slices[c]);
+  }
+  p.setBrush(palette.counter);
+  p.drawRects(frame.counterBars);
+  p.setFont(font);
+  const QColor darkText = TimelinePalette::textOn(QColor(Qt::white));
+  for (const auto& l : frame.labels) {
+    p.setPen(l.lightText ? QColor(Qt::white) : darkText);
+    p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+  }
+  p.setPen(palette.separator);
+  p.drawLines(frame.separators);
+  p.restore();
+
+  paintNames(p, frame, palette, font, chrome);
+  // Gap bands go over the header strips (device gaps live there).
+  p.save();
+  p.setClipRect(area);
+  p.setPen(Qt::NoPen);
+  for (std::size_t c = 0; c < frame.gapBands.size(); ++c) {
+    p.setBrush(palette.gap[c]);
+    p.drawRects(frame.gapBands[c]);
+  }
+  p.restore();
+  paintAxis(p, frame, palette, font, chrome);
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,412 @@
+#include "timeline/timeline_widget.h"
+
+#include <QApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app_setup.h"
+#include "gapscope/timeline/slice_queries.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+namespace {
+
+constexpr double kKeyZoomFactor = 1.25;  // W/S, one key press (auto-repeat keeps going)
+constexpr double kKeyPanFraction = 0.15;  // A/D, of the visible width
+constexpr double kDragThreshold = 4;     // pixels before a press becomes a drag
+constexpr double kHitSlopPx = 3;         // thin slices are hit this far around
+
+}  // namespace
+
+TimelineWidget::TimelineWidget(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), palette_(TimelinePalette::forDark(paletteIsDark())) {
+  setObjectName(QStringLiteral("timeline"));
+  // Every pixel is painted each frame: no need for Qt to clear first.
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  setMinimumSize(400, 200);
+  connect(session_, &TraceSession::traceChanged, this, &TimelineWidget::onTraceChanged);
+  connect(session_, &TraceSession::selectionChanged, this, qOverload<>(&QWidget::update));
+  connect(session_, &TraceSession::highlightsChanged, this, qOverload<>(&QWidget::update));
+  connect(session_, &TraceSession::gapOverlayChanged, this, &TimelineWidget::invalidate);
+  connect(session_, &TraceSession::revealRequested, this, &TimelineWidget::onReveal);
+  onTraceChanged();
+}
+
+void TimelineWidget::onTraceChanged() {
+  names_.reset(session_->hasTrace() ? &session_->trace() : nullptr);
+  collapsed_.clear();
+  if (session_->hasTrace()) {
+    for (const auto& g : session_->layout().groups()) collapsed_.push_back(g.collapsedByDefault);
+  }
+  measure_.reset();
+  hoverSlice_ = kNoIndex;
+  scrollY_ = 0;
+  rebuildVertical();
+  fitAll();
+}
+
+void TimelineWidget::rebuildVertical() {
+  if (session_->hasTrace()) {
+    const QFontMetrics fm(font());
+    timeline::VerticalMetrics m;
+    // Rows follow the font so HiDPI and large-font setups stay readable.
+    m.rowHeight = std::max(16, fm.height() + 4);
+    m.groupHeader = std::max(22, fm.height() + 8);
+    m.counterHeight = 2.5 * m.rowHeight;
+    vertical_ = timeline::VerticalLayout(session_->layout(), collapsed_, m);
+  } else {
+    vertical_ = timeline::VerticalLayout();
+  }
+  clampScroll();
+  invalidate();
+  emit verticalChanged();
+}
+
+void TimelineWidget::invalidate() {
+  ++version_;
+  update();
+}
+
+double TimelineWidget::timeAreaWidth() const { return std::max(1.0, width() - chrome_.namesWidth); }
+double TimelineWidget::viewHeight() const { return std::max(0.0, height() - chrome_.axisHeight); }
+double TimelineWidget::xOf(TimeNs t) const { return chrome_.namesWidth + scale_.toPixel(t); }
+TimeNs TimelineWidget::timeAt(double x) const { return scale_.toTime(x - chrome_.namesWidth); }
+
+void TimelineWidget::setScale(const timeline::TimeScale& scale) {
+  timeline::TimeScale next = scale.resized(timeAreaWidth());
+  if (session_->hasTrace()) {
+    // Some room beyond both ends, so the first and last slices are not glued to the edges.
+    const TimeNs span = session_->trace().maxTime() - session_->trace().minTime();
+    const TimeNs pad = std::max<TimeNs>(span / 20, 1);
+    next = next.clampedTo(session_->trace().minTime() - pad, session_->trace().maxTime() + pad);
+  }
+  if (next == scale_) return;
+  scale_ = next;
+  update();
+  emit scaleChanged();
+}
+
+void TimelineWidget::fitAll() {
+  if (!session_->hasTrace()) {
+    setScale(timeline::TimeScale::fit(0, 1000000, timeAreaWidth()));
+    return;
+  }
+  fitRange(session_->trace().minTime(), session_->trace().maxTime());
+}
+
+void TimelineWidget::fitRange(TimeNs start, TimeNs end) {
+  if (end < start) std::swap(start, end);
+  const TimeNs margin = std::max<TimeNs>((end - start) / 20, 1);
+  setScale(timeline::TimeScale::fit(start - margin, end + margin, timeAreaWidth()));
+}
+
+void TimelineWidget::fitSelection() {
+  if (!session_->hasTrace()) return;
+  const Selection sel = session_->selection();
+  if (sel.kind == Selection::Kind::Slice) {
+    const Slice& s = session_->trace().slices[sel.index];
+    fitRange(s.start, s.end());
+  } else if (sel.kind == Selection::Kind::Gap) {
+    const auto& g = session_->gaps().gaps[sel.index];
+    fitRange(g.start, g.end());
+  } else if (measure_) {
+    fitRange(measure_->first, measure_->second);
+  }
+}
+
+void TimelineWidget::zoomAt(double factor, double x) {
+  const double px = std::clamp(x - chrome_.namesWidth, 0.0, timeAreaWidth());
+  setScale(scale_.zoomed(factor, px));
+}
+
+void TimelineWidget::panBy(double dx) { setScale(scale_.panned(dx)); }
+
+void TimelineWidget::setScrollY(double y) {
+  const double old = scrollY_;
+  scrollY_ = y;
+  clampScroll();
+  if (scrollY_ != old) {
+    update();
+    emit verticalChanged();
+  }
+}
+
+void TimelineWidget::clampScroll() {
+  scrollY_ = std::clamp(scrollY_, 0.0, std::max(0.0, vertical_.totalHeight() - viewHeight()));
+  scrollY_ = std::round(scrollY_);  // whole pixels keep edges sharp
+}
+
+bool TimelineWidget::groupCollapsed(std::uint32_t group) const {
+  return group < collapsed_.size() && collapsed_[group];
+}
+
+void TimelineWidget::setGroupCollapsed(std::uint32_t group, bool collapsed) {
+  if (group >= collapsed_.size() || collapsed_[group] == collapsed) return;
+  collapsed_[group] = collapsed;
+  rebuildVertical();
+}
+
+QRectF TimelineWidget::sliceRect(std::uint32_t slice) const {
+  if (!session_->hasTrace()) return {};
+  const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), slice);
+  if (row == kNoIndex || !vertical_.rowShown(row)) return {};
+  const Slice& s = session_->trace().slices[slice];
+  const double x0 = xOf(s.start);
+  const double x1 = xOf(s.end());
+  const double y = chrome_.axisHeight + vertical_.rowY(row) - scrollY_;
+  return QRectF(x0, y + 1, std::max(x1 - x0, 1.0), vertical_.rowHeight(row) - 2);
+}
+
+QRectF TimelineWidget::gapRect(std::uint32_t gap) const {
+  if (!session_->hasTrace() || gap >= session_->gaps().gaps.size()) return {};
+  const auto& g = session_->gaps().gaps[gap];
+  const auto& overlay = session_->gapOverlay();
+  double y = 0, h = 0;
+  const std::uint32_t lane = overlay.laneOfGap(g);
+  if (lane != kNoIndex) {
+    if (vertical_.laneHeight(lane) <= 0) return {};
+    y = vertical_.laneY(lane);
+    h = vertical_.laneHeight(lane);
+  } else {
+    const std::uint32_t group = overlay.groupOfGap(g);
+    if (group == kNoIndex) return {};
+    y = vertical_.groupY(group) + vertical_.metrics().groupHeader - 6;
+    h = 6;
+  }
+  const double x0 = xOf(g.start);
+  return QRectF(x0, chrome_.axisHeight + y - scrollY_, std::max(xOf(g.end()) - x0, 1.0), h);
+}
+
+std::uint32_t TimelineWidget::sliceAtPoint(const QPointF& pos) const {
+  if (!session_->hasTrace() || pos.x() < chrome_.namesWidth || pos.y() < chrome_.axisHeight) return kNoIndex;
+  const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+  if (hit.row == kNoIndex) return kNoIndex;
+  const auto slop = static_cast<TimeNs>(std::ceil(scale_.nsFor(kHitSlopPx)));
+  const double px = pos.x() - chrome_.namesWidth;
+  const TimeNs t = scale_.toTime(px);
+  return timeline::sliceAt(session_->trace(), session_->layout(), hit.row, t, slop);
+}
+
+std::uint32_t TimelineWidget::gapAtPoint(const QPointF& pos) const {
+  if (!session_->hasTrace() || !session_->gapsShown() || pos.x() < chrome_.namesWidth) return kNoIndex;
+  const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+  const auto& overlay = session_->gapOverlay();
+  const std::vector<std::uint32_t>* candidates = nullptr;
+  if (hit.lane != kNoIndex) {
+    candidates = &overlay.laneGaps(hit.lane);
+  } else if (hit.header && hit.group != kNoIndex) {
+    candidates = &overlay.groupGaps(hit.group);
+  }
+  if (!candidates || candidates->empty()) return kNoIndex;
+  const auto& gaps = session_->gaps().gaps;
+  const TimeNs t = timeAt(pos.x());
+  const auto slop = static_cast<TimeNs>(std::ceil(scale_.nsFor(kHitSlopPx)));
+  // Gaps of one lane are disjoint and sorted: the first ending after t - slop.
+  const auto it = std::partition_point(candidates->begin(), candidates->end(),
+                                       [&](std::uint32_t g) { return gaps[g].end() < t - slop; });
+  if (it == candidates->end() || gaps[*it].start > t + slop) return kNoIndex;
+  return *it;
+}
+
+std::uint32_t TimelineWidget::groupHeaderAt(const QPointF& pos) const {
+  if (!session_->hasTrace() || pos.y() < chrome_.axisHeight) return kNoIndex;
+  const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+  return hit.header ? hit.group : kNoIndex;
+}
+
+std::optional<std::pair<TimeNs, TimeNs>> TimelineWidget::measuredRange() const { return measure_; }
+
+void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice) {
+  if (!session_->hasTrace()) return;
+  const double x0 = scale_.toPixel(start);
+  const double x1 = scale_.toPixel(end);
+  const bool fullyVisible = x0 >= 0 && x1 <= scale_.width();
+  const bool tooSmall = x1 - x0 < 2;
+  if (!fullyVisible || tooSmall) {
+    const double span = static_cast<double>(end - start);
+    if (!tooSmall && span < scale_.duration() * 0.8) {
+      // Keep the zoom, centre the range.
+      const double centre = (x0 + x1) / 2;
+      setScale(scale_.panned(centre - scale_.width() / 2));
+    } else {
+      fitRange(start, end);
+    }
+  }
+  if (slice != kNoIndex) {
+    const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), slice);
+    if (row != kNoIndex) ensureRowVisible(row);
+  }
+}
+
+void TimelineWidget::ensureRowVisible(std::uint32_t row) {
+  const std::uint32_t lane = session_->layout().rows()[row].lane;
+  const std::uint32_t group = session_->layout().lanes()[lane].group;
+  if (groupCollapsed(group)) setGroupCollapsed(group, false);
+  const double y = vertical_.rowY(row);
+  const double h = vertical_.rowHeight(row);
+  if (y < scrollY_ || y + h > scrollY_ + viewHeight()) setScrollY(y - viewHeight() / 3);
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Keep the visible time range (as chrome://tracing does): a wider window
+  // shows the same stretch in more detail.
+  const double fraction = scale_.startFraction();
+  timeline::TimeScale next(scale_.start(), scale_.duration() / timeAreaWidth(), timeAreaWidth());
+  setScale(next.panned(fraction / next.nsPerPixel()));
+  clampScroll();
+  emit verticalChanged();
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* event) {
+  const QPoint angle = event->angleDelta();
+  const QPointF pos = event->position();
+  if (event->modifiers() & Qt::ControlModifier) {
+    zoomAt(std::pow(1.2, angle.y() / 120.0), pos.x());
+  } else if ((event->modifiers() & Qt::ShiftModifier) || std::abs(angle.x()) > std::abs(angle.y())) {
+    const int delta = angle.x() != 0 ? angle.x() : angle.y();
+    panBy(-delta / 120.0 * timeAreaWidth() * 0.1);
+  } else {
+    setScrollY(scrollY_ - angle.y() / 120.0 * 3 * vertical_.metrics().rowHeight);
+  }
+  event->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+  setFocus(Qt::MouseFocusReason);
+  pressPos_ = lastPos_ = event->position();
+  pressOnAxis_ = pressPos_.y() < chrome_.axisHeight && pressPos_.x() >= chrome_.namesWidth;
+  drag_ = Drag::Pending;
+  event->accept();
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
+  const QPointF pos = event->position();
+  if (drag_ == Drag::Pending && (pos - pressPos_).manhattanLength() >= kDragThreshold) {
+    drag_ = pressOnAxis_ ? Drag::Measure : Drag::Pan;
+    if (drag_ == Drag::Pan) setCursor(Qt::ClosedHandCursor);
+  }
+  if (drag_ == Drag::Pan) {
+    const QPointF d = pos - lastPos_;
+    panBy(-d.x());
+    setScrollY(scrollY_ - d.y());
+  } else if (drag_ == Drag::Measure) {
+    const TimeNs a = timeAt(pressPos_.x());
+    const TimeNs b = timeAt(pos.x());
+    measure_ = std::make_pair(std::min(a, b), std::max(a, b));
+    update();
+    emit measureChanged();
+  } else {
+    const std::uint32_t hover = sliceAtPoint(pos);
+    if (hover != hoverSlice_) {
+      hoverSlice_ = hover;
+      update();
+    }
+  }
+  lastPos_ = pos;
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return QWidget::mouseReleaseEvent(event);
+  const Drag was = drag_;
+  drag_ = Drag::None;
+  unsetCursor();
+  if (was == Drag::Pending) clickAt(event->position());
+  event->accept();
+}
+
+void TimelineWidget::clickAt(const QPointF& pos) {
+  if (!session_->hasTrace()) return;
+  if (pressOnAxis_) {
+    if (measure_) {
+      measure_.reset();
+      update();
+      emit measureChanged();
+    }
+    return;
+  }
+  const std::uint32_t group = groupHeaderAt(pos);
+  if (group != kNoIndex && pos.x() < chrome_.namesWidth) {
+    setGroupCollapsed(group, !groupCollapsed(group));
+    return;
+  }
+  const std::uint32_t slice = sliceAtPoint(pos);
+  if (slice != kNoIndex) {
+    session_->selectSlice(slice);
+    return;
+  }
+  const std::uint32_t gap = gapAtPoint(pos);
+  if (gap != kNoIndex) {
+    session_->selectGap(gap);
+    return;
+  }
+  if (group != kNoIndex) {
+    setGroupCollapsed(group, !groupCollapsed(group));
+    return;
+  }
+  session_->clearSelection();
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+  const std::uint32_t slice = sliceAtPoint(event->position());
+  if (slice != kNoIndex) {
+    session_->selectSlice(slice);
+    fitSelection();
+  }
+  event->accept();
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* event) {
+  const QPoint cursor = mapFromGlobal(QCursor::pos());
+  const double anchor = rect().contains(cursor) ? cursor.x() : chrome_.namesWidth + timeAreaWidth() / 2;
+  switch (event->key()) {
+    case Qt::Key_W: zoomAt(kKeyZoomFactor, anchor); break;
+    case Qt::Key_S: zoomAt(1 / kKeyZoomFactor, anchor); break;
+    case Qt::Key_A:
+    case Qt::Key_Left: panBy(-timeAreaWidth() * kKeyPanFraction); break;
+    case Qt::Key_D:
+    case Qt::Key_Right: panBy(timeAreaWidth() * kKeyPanFraction); break;
+    case Qt::Key_Up: setScrollY(scrollY_ - vertical_.metrics().rowHeight * 3); break;
+    case Qt::Key_Down: setScrollY(scrollY_ + vertical_.metrics().rowHeight * 3); break;
+    case Qt::Key_F: fitSelection(); break;
+    case Qt::Key_0: fitAll(); break;
+    case Qt::Key_Escape:
+      session_->clearSelection();
+      if (measure_) {
+        measure_.reset();
+        emit measureChanged();
+      }
+      update();
+      break;
+    default: return QWidget::keyPressEvent(event);
+  }
+  event->accept();
+}
+
+void TimelineWidget::leaveEvent(QEvent* event) {
+  if (hoverSlice_ != kNoIndex) {
+    hoverSlice_ = kNoIndex;
+    update();
+  }
+  QWidget::leaveEvent(event);
+}
+
+void TimelineWidget::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+    palette_ = TimelinePalette::forDark(paletteIsDark());
+    invalidate();
+  } else if (event->type() == QEvent::FontChange) {
+    rebuildVertical();
+  }
+  QWidget::changeEvent(event);
+}
+
+}  // namespace gapscope::app

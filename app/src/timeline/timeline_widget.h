@@ -1,0 +1,130 @@
+// The timeline: a time axis on top, lane names on the left, and the lanes of
+// the open trace (CPU threads, GPU streams, counters) with the launch-gap
+// overlay. Navigation as in Perfetto and chrome://tracing: W/S zoom at the
+// mouse, A/D pan, Ctrl+wheel zoom, wheel scroll, drag to pan, F fits the
+// selection, 0 fits everything, a drag on the axis measures a range.
+//
+// Geometry is built once per (range, width, scroll, size) into a
+// TimelineFrame; paintEvent only replays it and draws the few things that
+// follow the mouse or the selection on top.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+#include "gapscope/timeline/time_scale.h"
+#include "gapscope/timeline/vertical_layout.h"
+#include "timeline/name_cache.h"
+#include "timeline/timeline_frame.h"
+#include "timeline/timeline_palette.h"
+
+namespace gapscope::app {
+
+class TraceSession;
+
+class TimelineWidget : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineWidget(TraceSession* session, QWidget* parent = nullptr);
+
+  const timeline::TimeScale& scale() const { return scale_; }
+  void setScale(const timeline::TimeScale& scale);
+  void fitAll();
+  void fitRange(TimeNs start, TimeNs end);  // with a little margin
+  void fitSelection();
+  void zoomAt(double factor, double x);       // x in widget coordinates
+  void panBy(double dx);                      // pixels; positive moves right in time
+
+  double scrollY() const { return scrollY_; }
+  void setScrollY(double y);
+  double contentHeight() const { return vertical_.totalHeight(); }
+  double viewHeight() const;
+
+  bool groupCollapsed(std::uint32_t group) const;
+  void setGroupCollapsed(std::uint32_t group, bool collapsed);
+
+  // Where a slice is drawn now (widget coordinates); empty when off screen
+  // or in a collapsed group.
+  QRectF sliceRect(std::uint32_t slice) const;
+  QRectF gapRect(std::uint32_t gap) const;
+  // The slice / gap under a point, kNoIndex when none.
+  std::uint32_t sliceAtPoint(const QPointF& pos) const;
+  std::uint32_t gapAtPoint(const QPointF& pos) const;
+  // The group whose header strip is at `pos`, kNoIndex when none.
+  std::uint32_t groupHeaderAt(const QPointF& pos) const;
+
+  // The measured range (drag on the axis), if any.
+  std::optional<std::pair<TimeNs, TimeNs>> measuredRange() const;
+
+  const TimelineChrome& chrome() const { return chrome_; }
+  double lastBuildMs() const { return frame_.buildMs; }
+  double lastPaintMs() const { return lastPaintMs_; }
+  // Renders the current view into `image` (its size), as paintEvent would.
+  void renderTo(QImage& image);
+
+ signals:
+  void scaleChanged();
+  void verticalChanged();  // content height, view height or scroll changed
+  void measureChanged();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void changeEvent(QEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  void onTraceChanged();
+  void onReveal(qint64 start, qint64 end, quint32 slice);
+  void rebuildVertical();
+  void invalidate();  // the frame must be rebuilt
+  void clampScroll();
+  void clickAt(const QPointF& pos);
+  void ensureRowVisible(std::uint32_t row);
+  double timeAreaWidth() const;
+  double xOf(TimeNs t) const;
+  TimeNs timeAt(double x) const;
+  FrameKey currentKey(int width, int height, double dpr) const;
+  const TimelineFrame& frameFor(int width, int height, double dpr);
+  void paintContents(QPainter& p, int width, int height, double dpr);
+  void paintOverlays(QPainter& p, int width, int height);
+  void paintSliceOutline(QPainter& p, std::uint32_t slice, const QColor& colour, double penWidth);
+  void paintFlowArrow(QPainter& p);
+  void paintMeasure(QPainter& p, int height);
+  QString tooltipAt(const QPointF& pos) const;
+
+  TraceSession* session_;
+  timeline::TimeScale scale_;
+  double scrollY_ = 0;
+  std::vector<bool> collapsed_;
+  timeline::VerticalLayout vertical_;
+  TimelineChrome chrome_;
+  TimelinePalette palette_;
+  NameCache names_;
+  TimelineFrame frame_;
+  quint64 version_ = 1;
+  double lastPaintMs_ = 0;
+
+  // Mouse state.
+  enum class Drag { None, Pending, Pan, Measure };
+  Drag drag_ = Drag::None;
+  QPointF pressPos_;
+  QPointF lastPos_;
+  bool pressOnAxis_ = false;
+  std::optional<std::pair<TimeNs, TimeNs>> measure_;
+  std::uint32_t hoverSlice_ = kNoIndex;
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,92 @@
+#include "timeline/utilisation_strip.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "app_setup.h"
+#include "timeline/timeline_palette.h"
+#include "timeline/timeline_widget.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+namespace {
+
+// One bin per this many pixels: fine enough to see launch gaps, coarse
+// enough that a bin holds several kernels when zoomed out.
+constexpr int kPixelsPerBin = 3;
+
+const QColor kDeviceColours[] = {QColor(0x1E, 0x88, 0xE5), QColor(0x43, 0xA0, 0x47), QColor(0x8E, 0x24, 0xAA),
+                                 QColor(0xF4, 0x51, 0x1E)};
+
+}  // namespace
+
+UtilisationStrip::UtilisationStrip(TraceSession* session, TimelineWidget* timeline, QWidget* parent)
+    : QWidget(parent), session_(session), timeline_(timeline), plot_(new QCustomPlot(this)) {
+  setObjectName(QStringLiteral("utilisationStrip"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+  setFixedHeight(64);
+  plot_->setObjectName(QStringLiteral("utilisationPlot"));
+  plot_->setNoAntialiasingOnDrag(true);
+  plot_->xAxis->setVisible(false);
+  plot_->yAxis->setRange(0, 1.05);
+  plot_->yAxis->setTickLabels(false);
+  plot_->yAxis->setTicks(false);
+  plot_->yAxis->setLabel(tr("GPU busy"));
+  // The plot area starts where the timeline's time area starts.
+  plot_->axisRect()->setAutoMargins(QCP::msNone);
+  plot_->axisRect()->setMargins(QMargins(static_cast<int>(timeline_->chrome().namesWidth), 2, 0, 2));
+  connect(session_, &TraceSession::traceChanged, this, &UtilisationStrip::onTraceChanged);
+  connect(timeline_, &TimelineWidget::scaleChanged, this, &UtilisationStrip::replot);
+  onTraceChanged();
+}
+
+void UtilisationStrip::onTraceChanged() {
+  devices_ = session_->hasTrace() ? timeline::buildDeviceBusy(session_->trace())
+                                  : std::vector<timeline::DeviceBusyIntervals>();
+  plot_->clearGraphs();
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    QCPGraph* g = plot_->addGraph();
+    const QColor c = kDeviceColours[i % std::size(kDeviceColours)];
+    g->setPen(QPen(c, 1));
+    QColor fill = c;
+    fill.setAlpha(devices_.size() == 1 ? 90 : 40);
+    g->setBrush(fill);
+    g->setLineStyle(QCPGraph::lsStepLeft);
+    g->setName(tr("GPU %1").arg(devices_[i].device));
+  }
+  setVisible(!devices_.empty());
+  replot();
+}
+
+std::vector<double> UtilisationStrip::values(int device) const {
+  if (device < 0 || static_cast<std::size_t>(device) >= devices_.size()) return {};
+  const auto& s = timeline_->scale();
+  return timeline::utilisationBins(devices_[static_cast<std::size_t>(device)], s.start(), s.end(), bins_);
+}
+
+void UtilisationStrip::replot() {
+  if (devices_.empty()) return;
+  const auto& s = timeline_->scale();
+  bins_ = std::max(1, static_cast<int>(s.width()) / kPixelsPerBin);
+  // x in pixels of the time area: the timeline's own coordinates.
+  const QColor text = palette().color(QPalette::WindowText);
+  plot_->setBackground(TimelinePalette::forDark(paletteIsDark()).axisBackground);
+  plot_->yAxis->setLabelColor(text);
+  plot_->yAxis->setBasePen(QPen(text));
+  plot_->xAxis->setRange(0, s.width());
+  QVector<double> x(bins_ + 1);
+  for (int i = 0; i <= bins_; ++i) x[i] = s.width() * i / bins_;
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    const auto v = timeline::utilisationBins(devices_[d], s.start(), s.end(), bins_);
+    QVector<double> y(bins_ + 1);
+    for (int i = 0; i < bins_; ++i) y[i] = v[static_cast<std::size_t>(i)];
+    y[bins_] = bins_ > 0 ? y[bins_ - 1] : 0;
+    plot_->graph(static_cast<int>(d))->setData(x, y, true);
+  }
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,99 @@
+// The open trace and what the user is looking at in it: the selection, the
+// highlighted slices (search results, a table row's occurrences), the gap
+// overlay settings. Every view observes this one object, so a click in a
+// table and a click on the timeline end in the same place.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+#include "gapscope/timeline/gap_overlay.h"
+#include "loaded_trace.h"
+
+namespace gapscope::app {
+
+struct Selection {
+  enum class Kind { None, Slice, Gap };
+  Kind kind = Kind::None;
+  std::uint32_t index = kNoIndex;  // slice index or gap index
+  friend bool operator==(const Selection&, const Selection&) = default;
+};
+
+class TraceSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit TraceSession(QObject* parent = nullptr);
+
+  void setTrace(LoadedTrace loaded);
+  const LoadedTrace& loaded() const { return loaded_; }
+  bool hasTrace() const { return loaded_.valid(); }
+  const Trace& trace() const { return *loaded_.trace; }
+  const timeline::TimelineLayout& layout() const { return *loaded_.layout; }
+  const analysis::GapAnalysis& gaps() const { return *loaded_.gaps; }
+
+  // Selection. Selecting a slice also finds its launch/kernel partner.
+  void selectSlice(std::uint32_t slice);
+  void selectGap(std::uint32_t gap);
+  // Selects a gap, highlights the CPU work blamed for it (its launch call,
+  // the blocking call, the ops on the launching thread inside it) and shows
+  // all of that on the timeline.
+  void focusGap(std::uint32_t gap);
+  // Highlights every slice of `slices`, selects the longest and shows it.
+  void focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin);
+  void clearSelection();
+  Selection selection() const { return selection_; }
+  std::uint32_t selectedSlice() const;
+  std::uint32_t partnerSlice() const { return partner_; }
+
+  // Highlighted slices (sorted by start), with a word on where they came from.
+  void setHighlights(std::vector<std::uint32_t> slices, const QString& origin);
+  const std::vector<std::uint32_t>& highlights() const { return highlights_; }
+  QString highlightOrigin() const { return highlightOrigin_; }
+
+  // Search by name: highlights every match; next/previous select them in turn.
+  void search(const QString& text);
+  void searchNext();
+  void searchPrevious();
+  QString searchText() const { return searchText_; }
+  int searchPosition() const { return searchPos_; }  // -1 before the first step
+  std::size_t searchCount() const { return searchText_.isEmpty() ? 0 : highlights_.size(); }
+
+  // Gap overlay: shown at all, and the shortest gap shown.
+  bool gapsShown() const { return gapsShown_; }
+  void setGapsShown(bool shown);
+  TimeNs minGapNs() const { return minGapNs_; }
+  // Never below the analysis' own threshold (shorter gaps were not listed).
+  void setMinGapNs(TimeNs ns);
+  const timeline::GapOverlay& gapOverlay() const { return overlay_; }
+
+  // Asks the timeline to show [start, end) (and the row of `slice`, if any).
+  void reveal(TimeNs start, TimeNs end, std::uint32_t slice = kNoIndex);
+  void revealSlice(std::uint32_t slice);
+
+ signals:
+  void traceChanged();
+  void selectionChanged();
+  void highlightsChanged();
+  void gapOverlayChanged();
+  void revealRequested(qint64 start, qint64 end, quint32 slice);
+
+ private:
+  void stepSearch(int delta);
+
+  LoadedTrace loaded_;
+  Selection selection_;
+  std::uint32_t partner_ = kNoIndex;
+  std::vector<std::uint32_t> highlights_;
+  QString highlightOrigin_;
+  QString searchText_;
+  int searchPos_ = -1;
+  bool gapsShown_ = true;
+  TimeNs minGapNs_ = analysis::GapOptions{}.minGapNs;
+  timeline::GapOverlay overlay_;
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,29 @@
+// Helpers for the widget tests: one QApplication for the whole run (created
+// on first use, offscreen platform), a loop that waits for a condition while
+// processing events, and synthetic or real traces.
+#pragma once
+
+#include <QApplication>
+#include <QString>
+
+#include <functional>
+#include <string>
+
+#include "loaded_trace.h"
+
+namespace gapscope::app::testing {
+
+// The application object (created on first call; QT_QPA_PLATFORM=offscreen
+// unless set). Settings go to a test organisation, cleared once.
+QApplication& ensureApp();
+
+// Processes events until `done` or `timeoutMs` passes; returns done().
+bool waitUntil(const std::function<bool()>& done, int timeoutMs = 20000);
+
+// A file of the repository's test data.
+QString testData(const std::string& relative);
+
+// A trace built in memory, analysed as the loader would.
+LoadedTrace analysed(Trace&& trace, const QString& name = QStringLiteral("synthetic"));
+
+}  // namespace gapscope::app::testing

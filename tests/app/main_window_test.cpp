@@ -1,0 +1,330 @@
+// The application as a user drives it: open a real trace, look at its
+// lanes, click a slice, follow the launch arrow, search, click a gap.
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+#include "app_test_support.h"
+#include "gapscope/timeline/slice_queries.h"
+#include "main_window.h"
+#include "panels/details_panel.h"
+#include "panels/issues_panel.h"
+#include "timeline/timeline_widget.h"
+#include "trace_loader.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::ensureApp;
+using gapscope::app::testing::testData;
+using gapscope::app::testing::waitUntil;
+
+namespace {
+
+const char* kSplitStack = "h200/split_stack_eager.json";
+
+// A shown main window with `file` (relative to tests/data) open.
+class OpenWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ensureApp();
+    window_ = std::make_unique<MainWindow>();
+    window_->resize(1400, 900);
+    window_->show();
+    ASSERT_TRUE(open(testData(kSplitStack)));
+  }
+
+  bool open(const QString& path) {
+    QSignalSpy loaded(window_.get(), &MainWindow::traceLoaded);
+    QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
+    if (!window_->openTrace(path)) return false;
+    return waitUntil([&] { return loaded.count() + failed.count() > 0; }) && loaded.count() == 1;
+  }
+
+  MainWindow& w() { return *window_; }
+  TraceSession& s() { return *window_->session(); }
+  const Trace& trace() { return s().trace(); }
+
+  std::uint32_t firstNamed(std::string_view name) {
+    for (std::uint32_t i = 0; i < trace().slices.size(); ++i) {
+      if (trace().str(trace().slices[i].name) == name) return i;
+    }
+    return kNoIndex;
+  }
+
+  // Clicks the middle of where slice `i` is drawn after fitting the view to it.
+  void clickSlice(std::uint32_t i) {
+    const Slice& sl = trace().slices[i];
+    w().timeline()->fitRange(sl.start, sl.end());
+    const QRectF r = w().timeline()->sliceRect(i);
+    ASSERT_FALSE(r.isEmpty());
+    QTest::mouseClick(w().timeline(), Qt::LeftButton, {}, r.center().toPoint());
+  }
+
+  std::unique_ptr<MainWindow> window_;
+};
+
+}  // namespace
+
+TEST_F(OpenWindow, ShowsCpuThenGpuLanesAndTucksAwayKinetosOwn) {
+  const auto& groups = s().layout().groups();
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[0].name, "python3 (pid 495)");
+  EXPECT_EQ(groups[1].name, "GPU 0 (python3)");
+  EXPECT_EQ(groups[2].name, "Spans");
+  EXPECT_FALSE(w().timeline()->groupCollapsed(0));
+  EXPECT_TRUE(w().timeline()->groupCollapsed(2));
+  const auto& lanes = s().layout().lanes();
+  EXPECT_EQ(lanes[groups[0].lanes[0]].name, "thread 495 (python3)");
+  EXPECT_EQ(lanes[groups[1].lanes[0]].name, "stream 7");
+  // ProfilerStep > split_stack_eager > aten ops > ... > cudaLaunchKernel.
+  EXPECT_GE(lanes[groups[0].lanes[0]].rowCount, 4u);
+  // Kernels nest under the gpu_user_annotation of their step.
+  EXPECT_EQ(lanes[groups[1].lanes[0]].rowCount, 2u);
+  EXPECT_TRUE(w().windowTitle().startsWith(QStringLiteral("split_stack_eager.json")));
+  EXPECT_TRUE(w().recentFiles().first().endsWith(QStringLiteral("split_stack_eager.json")));
+  // The whole trace is in view.
+  EXPECT_LE(w().timeline()->scale().start(), trace().minTime());
+  EXPECT_GE(w().timeline()->scale().end(), trace().maxTime());
+}
+
+TEST_F(OpenWindow, ClickingALaunchSelectsItShowsItsArgsAndLinksItsKernel) {
+  const std::uint32_t launch = firstNamed("cudaLaunchKernel");
+  ASSERT_NE(launch, kNoIndex);
+  clickSlice(launch);
+  ASSERT_EQ(s().selectedSlice(), launch);
+  const std::uint32_t kernel = s().partnerSlice();
+  ASSERT_NE(kernel, kNoIndex);
+  EXPECT_EQ(trace().slices[kernel].kind, SliceKind::Kernel);
+  EXPECT_EQ(trace().slices[kernel].correlation, trace().slices[launch].correlation);
+
+  DetailsPanel* details = w().details();
+  EXPECT_EQ(details->field(QStringLiteral("Name")), QStringLiteral("cudaLaunchKernel"));
+  EXPECT_FALSE(details->field(QStringLiteral("Self time")).isEmpty());
+  EXPECT_TRUE(details->field(QStringLiteral("Launches")).startsWith(QStringLiteral("void ")));
+  // Every arg of the event, e.g. Kineto's correlation id, in the file's order.
+  EXPECT_TRUE(details->argsJson().contains(QStringLiteral("\"correlation\": %1").arg(trace().slices[launch].correlation)));
+  const auto args = details->tree()->findItems(QStringLiteral("Args"), Qt::MatchExactly);
+  ASSERT_EQ(args.size(), 1);
+  EXPECT_GE(args[0]->childCount(), 2);
+
+  // And back: clicking the kernel links the launch.
+  clickSlice(kernel);
+  ASSERT_EQ(s().selectedSlice(), kernel);
+  EXPECT_EQ(s().partnerSlice(), launch);
+  EXPECT_EQ(details->field(QStringLiteral("Launched by")).section(QLatin1Char(' '), 0, 0),
+            QStringLiteral("cudaLaunchKernel"));
+  EXPECT_FALSE(details->field(QStringLiteral("Launch")).isEmpty());  // grid and block
+}
+
+TEST_F(OpenWindow, ClickingEmptySpaceClearsTheSelection) {
+  clickSlice(firstNamed("cudaLaunchKernel"));
+  ASSERT_NE(s().selectedSlice(), kNoIndex);
+  // Far right of the Spans header is empty of gaps; far below everything is nothing.
+  const QPoint below(w().timeline()->width() - 5, w().timeline()->height() - 3);
+  ASSERT_EQ(w().timeline()->sliceAtPoint(below), kNoIndex);
+  QTest::mouseClick(w().timeline(), Qt::LeftButton, {}, below);
+  EXPECT_EQ(s().selection().kind, Selection::Kind::None);
+  EXPECT_TRUE(w().details()->field(QStringLiteral("Name")).isEmpty());
+}
+
+TEST_F(OpenWindow, SearchHighlightsEveryMatchAndStepsThroughThem) {
+  auto* edit = w().findChild<QLineEdit*>(QStringLiteral("searchEdit"));
+  auto* next = w().findChild<QToolButton*>(QStringLiteral("searchNext"));
+  auto* prev = w().findChild<QToolButton*>(QStringLiteral("searchPrev"));
+  auto* count = w().findChild<QLabel*>(QStringLiteral("searchCount"));
+  ASSERT_TRUE(edit && next && prev && count);
+  QTest::keyClicks(edit, QStringLiteral("LAYER_norm"));
+  QTest::keyClick(edit, Qt::Key_Return);
+  const auto expected = timeline::findSlicesByName(trace(), "layer_norm");
+  ASSERT_GT(expected.size(), 2u);
+  EXPECT_EQ(s().highlights(), expected);
+  EXPECT_EQ(s().selectedSlice(), expected[0]);
+  EXPECT_EQ(count->text(), QStringLiteral("1 / %1").arg(expected.size()));
+  QTest::mouseClick(next, Qt::LeftButton);
+  EXPECT_EQ(s().selectedSlice(), expected[1]);
+  QTest::mouseClick(prev, Qt::LeftButton);
+  QTest::mouseClick(prev, Qt::LeftButton);
+  EXPECT_EQ(s().selectedSlice(), expected.back());  // wraps around
+  EXPECT_EQ(count->text(), QStringLiteral("%1 / %1").arg(expected.size()));
+  // The selected match is on screen.
+  const QRectF r = w().timeline()->sliceRect(expected.back());
+  EXPECT_TRUE(w().timeline()->rect().intersects(r.toAlignedRect()));
+  QTest::keyClicks(edit, QStringLiteral("zzz-no-such-op"));
+  QTest::keyClick(edit, Qt::Key_Return);
+  EXPECT_EQ(count->text(), QStringLiteral("no match"));
+}
+
+TEST_F(OpenWindow, ClickingAGapSelectsItAndHighlightsTheBlamedCpuWork) {
+  const auto& gaps = s().gaps().gaps;
+  std::uint32_t pick = kNoIndex;
+  for (std::uint32_t i = 0; i < gaps.size(); ++i) {
+    if (gaps[i].stream >= 0 && gaps[i].launch != kNoIndex && gaps[i].after != kNoIndex &&
+        gaps[i].dur >= s().minGapNs()) {
+      pick = i;
+      break;
+    }
+  }
+  ASSERT_NE(pick, kNoIndex);
+  const auto& g = gaps[pick];
+  w().timeline()->fitRange(g.start, g.end());
+  const QRectF gap = w().timeline()->gapRect(pick);
+  const QRectF kernelRow = w().timeline()->sliceRect(g.after);  // the row kernels run in
+  ASSERT_FALSE(gap.isEmpty());
+  const QPoint inside(static_cast<int>(gap.center().x()), static_cast<int>(kernelRow.center().y()));
+  ASSERT_EQ(w().timeline()->gapAtPoint(inside), pick);
+  QTest::mouseClick(w().timeline(), Qt::LeftButton, {}, inside);
+  ASSERT_EQ(s().selection().kind, Selection::Kind::Gap);
+  EXPECT_EQ(s().selection().index, pick);
+  EXPECT_EQ(w().details()->field(QStringLiteral("Cause")), QString::fromUtf8(analysis::gapCauseLabel(g.cause)));
+  EXPECT_FALSE(w().details()->field(QStringLiteral("Why")).isEmpty());
+
+  // The gap list does what the click did, plus the blamed CPU work.
+  s().clearSelection();
+  s().focusGap(pick);
+  const auto& hl = s().highlights();
+  EXPECT_NE(std::find(hl.begin(), hl.end(), g.launch), hl.end());
+  EXPECT_LE(w().timeline()->scale().start(), std::min(g.start, trace().slices[g.launch].start));
+}
+
+TEST_F(OpenWindow, KeysZoomPanAndFit) {
+  TimelineWidget* t = w().timeline();
+  t->setFocus();
+  const double npp = t->scale().nsPerPixel();
+  QTest::keyClick(t, Qt::Key_W);
+  EXPECT_LT(t->scale().nsPerPixel(), npp);
+  QTest::keyClick(t, Qt::Key_S);
+  QTest::keyClick(t, Qt::Key_S);
+  EXPECT_GT(t->scale().nsPerPixel(), npp);
+  QTest::keyClick(t, Qt::Key_W);
+  QTest::keyClick(t, Qt::Key_W);
+  QTest::keyClick(t, Qt::Key_W);
+  const TimeNs start = t->scale().start();
+  QTest::keyClick(t, Qt::Key_D);
+  EXPECT_GT(t->scale().start(), start);
+  QTest::keyClick(t, Qt::Key_A);
+  QTest::keyClick(t, Qt::Key_A);
+  EXPECT_LT(t->scale().start(), start);
+  s().selectSlice(firstNamed("cudaLaunchKernel"));
+  QTest::keyClick(t, Qt::Key_F);
+  const Slice& sel = trace().slices[s().selectedSlice()];
+  EXPECT_NEAR(t->scale().duration(), static_cast<double>(sel.dur) * 1.1, sel.dur * 0.02);
+  QTest::keyClick(t, Qt::Key_0);
+  EXPECT_LE(t->scale().start(), trace().minTime());
+}
+
+TEST_F(OpenWindow, ADragOnTheAxisMeasuresARange) {
+  TimelineWidget* t = w().timeline();
+  const int y = static_cast<int>(t->chrome().axisHeight / 2);
+  const int x0 = static_cast<int>(t->chrome().namesWidth) + 100;
+  const int x1 = x0 + 300;
+  QTest::mousePress(t, Qt::LeftButton, {}, QPoint(x0, y));
+  QTest::mouseMove(t, QPoint(x0 + 150, y));
+  QTest::mouseMove(t, QPoint(x1, y));
+  QTest::mouseRelease(t, Qt::LeftButton, {}, QPoint(x1, y));
+  const auto range = t->measuredRange();
+  ASSERT_TRUE(range.has_value());
+  EXPECT_NEAR(static_cast<double>(range->second - range->first), t->scale().nsFor(300), t->scale().nsPerPixel() * 2);
+  QTest::keyClick(t, Qt::Key_Escape);
+  EXPECT_FALSE(t->measuredRange().has_value());
+}
+
+TEST_F(OpenWindow, ClickingAProcessHeaderCollapsesIt) {
+  TimelineWidget* t = w().timeline();
+  const std::uint32_t launch = firstNamed("cudaLaunchKernel");
+  ASSERT_FALSE(t->sliceRect(launch).isEmpty());
+  const QPoint header(20, static_cast<int>(t->chrome().axisHeight) + 5);  // the CPU process strip
+  ASSERT_EQ(t->groupHeaderAt(header), 0u);
+  QTest::mouseClick(t, Qt::LeftButton, {}, header);
+  EXPECT_TRUE(t->groupCollapsed(0));
+  EXPECT_TRUE(t->sliceRect(launch).isEmpty());
+  QTest::mouseClick(t, Qt::LeftButton, {}, header);
+  EXPECT_FALSE(t->sliceRect(launch).isEmpty());
+}
+
+TEST_F(OpenWindow, AFailedLoadShowsTheReadersMessageAndKeepsTheTrace) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("broken.json"));
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("{\"traceEvents\": [ {\"ph\": \"X\", \"name\": oops } ]}");
+  f.close();
+  const auto before = s().loaded().trace;
+  EXPECT_FALSE(open(bad));
+  EXPECT_TRUE(w().lastError().contains(QStringLiteral("broken.json"))) << w().lastError().toStdString();
+  EXPECT_EQ(s().loaded().trace, before);
+  auto* box = w().findChild<QWidget*>(QStringLiteral("loadErrorBox"));
+  ASSERT_NE(box, nullptr);
+  EXPECT_TRUE(box->isVisible());
+}
+
+TEST_F(OpenWindow, CancellingALoadKeepsTheOpenTrace) {
+  const auto before = s().loaded().trace;
+  QSignalSpy finished(w().loader(), &TraceLoader::finished);
+  ASSERT_TRUE(w().openTrace(testData("h200/mlp_eager.json")));
+  auto* cancel = w().findChild<QWidget*>(QStringLiteral("loadCancel"));
+  ASSERT_NE(cancel, nullptr);
+  EXPECT_TRUE(cancel->isVisible());
+  w().loader()->cancel();  // what the Cancel button does, before the reader can finish
+  ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+  EXPECT_TRUE(finished.at(0).at(0).value<LoadOutcome>().cancelled);
+  EXPECT_EQ(s().loaded().trace, before);
+  EXPECT_FALSE(cancel->isVisible());
+}
+
+TEST_F(OpenWindow, ImportIssuesShowABadgeAndAList) {
+  auto* badge = w().findChild<QToolButton*>(QStringLiteral("issuesBadge"));
+  ASSERT_NE(badge, nullptr);
+  // B events never closed: the reader counts them.
+  ASSERT_TRUE(open(testData("public/cat-unclosed-slices-array/main_thread_has_unclosed_slices.json")));
+  EXPECT_FALSE(trace().issues.empty());
+  EXPECT_TRUE(badge->isVisible());
+  EXPECT_TRUE(badge->text().contains(QStringLiteral("import issue")));
+  QTest::mouseClick(badge, Qt::LeftButton);
+  auto* table = w().issues()->table();
+  EXPECT_EQ(table->rowCount(), static_cast<int>(trace().issues.all().size()));
+  EXPECT_TRUE(w().findChild<QDockWidget*>(QStringLiteral("issuesDock"))->isVisible());
+}
+
+TEST_F(OpenWindow, DroppingAFileOpensIt) {
+  const QString path = testData("h200/linear_64x4096_eager.json");
+  QSignalSpy loaded(&w(), &MainWindow::traceLoaded);
+  QMimeData data;
+  data.setUrls({QUrl::fromLocalFile(path)});
+  // As a drag from a file manager arrives: enter (accepted), then drop.
+  QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w(), &enter);
+  ASSERT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w(), &drop);
+  ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+  EXPECT_EQ(s().loaded().displayName, QStringLiteral("linear_64x4096_eager.json"));
+}
+
+TEST(MainWindowStart, OffersTheBundledSample) {
+  ensureApp();
+  MainWindow w;
+  w.show();
+  w.offerSample();
+  ASSERT_FALSE(MainWindow::bundledSamples().isEmpty());
+  auto* sample = w.findChild<QPushButton*>(QStringLiteral("welcomeSample"));
+  ASSERT_NE(sample, nullptr);
+  EXPECT_TRUE(sample->isVisible());
+  QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+  QTest::mouseClick(sample, Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+  EXPECT_GT(w.session()->trace().slices.size(), 100u);
+  EXPECT_TRUE(w.timeline()->isVisible());
+}

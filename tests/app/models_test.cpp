@@ -1,0 +1,151 @@
+// The table models over the analyses of a real trace, each checked by
+// QAbstractItemModelTester, plus what the tables promise: numeric sorting,
+// grouping by shapes, a gap list that follows the minimum gap.
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "app_test_support.h"
+#include "gapscope/io/chrome_reader.h"
+#include "models/gap_list_model.h"
+#include "models/kernel_table_model.h"
+#include "models/op_table_model.h"
+#include "models/table_format.h"
+#include "panels/analysis_panels.h"
+#include "panels/table_panel.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::ensureApp;
+using gapscope::app::testing::testData;
+
+namespace {
+
+LoadedTrace loadReal(const char* relative) {
+  auto result = io::loadChromeTrace(testData(relative).toStdString());
+  EXPECT_TRUE(result.ok()) << result.error;
+  return analyseTrace(std::move(*result.trace), testData(relative));
+}
+
+LoadedTrace& splitStack() {
+  static LoadedTrace t = loadReal("h200/split_stack_eager.json");
+  return t;
+}
+
+// Column values of a sorted proxy as numbers (kSortRole).
+std::vector<double> sortedColumn(QAbstractItemModel* model, int column, Qt::SortOrder order) {
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(model);
+  proxy.setSortRole(kSortRole);
+  proxy.sort(column, order);
+  std::vector<double> out;
+  for (int r = 0; r < proxy.rowCount(); ++r) out.push_back(proxy.index(r, column).data(kSortRole).toDouble());
+  return out;
+}
+
+}  // namespace
+
+TEST(OpTableModel, PassesTheModelTesterAndSortsByRawNumbers) {
+  ensureApp();
+  OpTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTable(splitStack().ops, false);
+  ASSERT_EQ(model.rowCount(), static_cast<int>(splitStack().ops->rows.size()));
+  ASSERT_GT(model.rowCount(), 5);
+  EXPECT_EQ(model.columnCount(), OpTableModel::ColumnCount);
+  const auto& first = splitStack().ops->rows[0];
+  EXPECT_EQ(model.index(0, OpTableModel::Name).data().toString().toStdString(), first.name);
+  EXPECT_EQ(model.index(0, OpTableModel::Calls).data(kSortRole).toLongLong(), first.calls);
+  EXPECT_EQ(model.index(0, OpTableModel::DeviceTotal).data(kSortRole).toLongLong(), first.deviceTotal);
+  // "9.5 µs" < "10.2 µs" as numbers, not as text.
+  const auto self = sortedColumn(&model, OpTableModel::SelfCpu, Qt::DescendingOrder);
+  EXPECT_TRUE(std::is_sorted(self.rbegin(), self.rend()));
+  EXPECT_EQ(model.headerData(OpTableModel::SelfCpuPct, Qt::Horizontal).toString(), QStringLiteral("Self CPU %"));
+  model.setTable(nullptr, false);
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(OpTableModel, GroupingByShapesSplitsRowsAndFillsTheShapesColumn) {
+  ensureApp();
+  TraceSession session;
+  session.setTrace(splitStack());
+  OpsPanel panel(&session);
+  QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const int plain = panel.model()->rowCount();
+  EXPECT_TRUE(panel.table()->view()->isColumnHidden(OpTableModel::Shapes));
+  panel.groupByShapes()->setChecked(true);
+  panel.waitForTable();
+  EXPECT_TRUE(panel.model()->groupedByShapes());
+  EXPECT_GE(panel.model()->rowCount(), plain);
+  EXPECT_FALSE(panel.table()->view()->isColumnHidden(OpTableModel::Shapes));
+  bool anyShapes = false;
+  for (int r = 0; r < panel.model()->rowCount(); ++r) {
+    anyShapes |= !panel.model()->index(r, OpTableModel::Shapes).data().toString().isEmpty();
+  }
+  EXPECT_TRUE(anyShapes);
+}
+
+TEST(OpTableModel, ActivatingARowHighlightsItsOccurrencesAndSelectsTheLongest) {
+  ensureApp();
+  TraceSession session;
+  session.setTrace(splitStack());
+  OpsPanel panel(&session);
+  int row = -1;
+  for (int r = 0; r < panel.model()->rowCount(); ++r) {
+    if (panel.model()->opRow(r)->name == "aten::layer_norm") row = r;
+  }
+  ASSERT_GE(row, 0);
+  emit panel.table()->rowActivated(row);
+  const auto& hl = session.highlights();
+  EXPECT_EQ(static_cast<std::int64_t>(hl.size()), panel.model()->opRow(row)->calls);
+  const Trace& t = session.trace();
+  const std::uint32_t sel = session.selectedSlice();
+  ASSERT_NE(sel, kNoIndex);
+  EXPECT_EQ(t.str(t.slices[sel].name), "aten::layer_norm");
+  for (std::uint32_t s : hl) EXPECT_LE(t.slices[s].dur, t.slices[sel].dur);
+}
+
+TEST(KernelTableModel, PassesTheModelTesterAndShowsLaunchConfiguration) {
+  ensureApp();
+  KernelTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTable(splitStack().kernels);
+  ASSERT_EQ(model.rowCount(), static_cast<int>(splitStack().kernels->rows.size()));
+  ASSERT_GT(model.rowCount(), 0);
+  const auto& k = splitStack().kernels->rows[0];
+  EXPECT_EQ(model.index(0, KernelTableModel::Total).data(kSortRole).toLongLong(), k.total);
+  EXPECT_EQ(model.index(0, KernelTableModel::Grid).data().toString(),
+            QStringLiteral("[%1, %2, %3]").arg(k.grid[0]).arg(k.grid[1]).arg(k.grid[2]));
+  const auto totals = sortedColumn(&model, KernelTableModel::Total, Qt::AscendingOrder);
+  EXPECT_TRUE(std::is_sorted(totals.begin(), totals.end()));
+}
+
+TEST(GapListModel, PassesTheModelTesterAndFollowsTheMinimumGap) {
+  ensureApp();
+  TraceSession session;
+  GapListModel model(&session);
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  session.setTrace(splitStack());
+  const auto& gaps = session.gaps().gaps;
+  ASSERT_GT(model.rowCount(), 0);
+  const auto listedAbove = [&](TimeNs min) {
+    return static_cast<int>(std::count_if(gaps.begin(), gaps.end(), [&](const auto& g) { return g.dur >= min; }));
+  };
+  EXPECT_EQ(model.rowCount(), listedAbove(session.minGapNs()));
+  session.setMinGapNs(20000);
+  EXPECT_EQ(model.rowCount(), listedAbove(20000));
+  for (int r = 0; r < model.rowCount(); ++r) {
+    EXPECT_GE(model.index(r, GapListModel::Duration).data(kSortRole).toLongLong(), 20000);
+  }
+  model.setDurationRange(std::make_pair(TimeNs{20000}, TimeNs{50000}));
+  for (int r = 0; r < model.rowCount(); ++r) EXPECT_LT(gaps[model.gapIndex(r)].dur, 50000);
+  EXPECT_FALSE(model.index(0, GapListModel::Why).data().toString().isEmpty());
+  EXPECT_EQ(model.rowOfGap(model.gapIndex(0)), 0);
+  session.setTrace({});
+  EXPECT_EQ(model.rowCount(), 0);
+}

@@ -1,0 +1,134 @@
+// Takes the screenshots in docs/screenshots: opens a trace in the real main
+// window, walks through the main views and saves a PNG of each. Not a test;
+// run it under a real X server (xvfb-run) so fonts and styles are the
+// platform's:
+//   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QPixmap>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "app_setup.h"
+#include "gapscope/timeline/slice_queries.h"
+#include "main_window.h"
+#include "panels/analysis_panels.h"
+#include "panels/table_panel.h"
+#include "timeline/timeline_view.h"
+#include "timeline/timeline_widget.h"
+#include "trace_loader.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+
+namespace {
+
+void settle(int ms = 300) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(10);
+  }
+}
+
+void save(QWidget* w, const QString& dir, const QString& name) {
+  settle();
+  const QString path = dir + QLatin1Char('/') + name;
+  if (!w->grab().save(path)) std::fprintf(stderr, "could not write %s\n", qPrintable(path));
+  std::printf("%s\n", qPrintable(path));
+}
+
+void raiseDock(MainWindow& w, const QString& name) {
+  if (auto* d = w.findChild<QDockWidget*>(name)) {
+    d->show();
+    d->raise();
+  }
+}
+
+std::uint32_t firstKernel(const Trace& t, const char* nameContains) {
+  for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
+    if (t.slices[i].kind == SliceKind::Kernel && t.str(t.slices[i].name).find(nameContains) != std::string_view::npos) {
+      return i;
+    }
+  }
+  return kNoIndex;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  setupApplication(app);
+  QApplication::setOrganizationName(QStringLiteral("gapscope-screenshots"));  // leaves the user's settings alone
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s TRACE OUTDIR\n", argv[0]);
+    return 2;
+  }
+  const QString trace = QString::fromLocal8Bit(argv[1]);
+  const QString out = QString::fromLocal8Bit(argv[2]);
+  QDir().mkpath(out);
+  QSettings().clear();
+
+  MainWindow w;
+  w.resize(1600, 1000);
+  w.show();
+  save(&w, out, QStringLiteral("welcome.png"));
+  w.openTrace(trace);
+  while (w.loader()->busy() || !w.session()->hasTrace()) {
+    settle(50);
+    if (!w.lastError().isEmpty()) {
+      std::fprintf(stderr, "%s\n", qPrintable(w.lastError()));
+      return 1;
+    }
+  }
+  save(&w, out, QStringLiteral("overview.png"));
+
+  // A kernel selected: its launch call highlighted, linked by the arrow.
+  TraceSession* s = w.session();
+  const Trace& t = s->trace();
+  std::uint32_t kernel = firstKernel(t, "layer_norm");
+  if (kernel == kNoIndex) kernel = firstKernel(t, "");
+  if (kernel != kNoIndex) {
+    const std::uint32_t launch = timeline::launchPartner(t, kernel);
+    const TimeNs from = launch != kNoIndex ? t.slices[launch].start : t.slices[kernel].start;
+    w.timeline()->fitRange(from - 20000, t.slices[kernel].end() + 40000);
+    s->selectSlice(kernel);
+  }
+  save(&w, out, QStringLiteral("selection.png"));
+
+  // The longest device gap, with the CPU work blamed for it.
+  std::uint32_t longest = kNoIndex;
+  for (std::uint32_t i = 0; i < s->gaps().gaps.size(); ++i) {
+    const auto& g = s->gaps().gaps[i];
+    if (g.stream < 0 && (longest == kNoIndex || g.dur > s->gaps().gaps[longest].dur)) longest = i;
+  }
+  if (longest != kNoIndex) {
+    raiseDock(w, QStringLiteral("gapsDock"));
+    s->focusGap(longest);
+  }
+  save(&w, out, QStringLiteral("gap.png"));
+
+  raiseDock(w, QStringLiteral("chartsDock"));
+  save(&w, out, QStringLiteral("charts.png"));
+
+  raiseDock(w, QStringLiteral("opsDock"));
+  s->clearSelection();
+  w.timeline()->fitAll();
+  s->search(QStringLiteral("layer_norm"));
+  s->searchNext();
+  save(&w, out, QStringLiteral("search.png"));
+
+  QApplication::setPalette(QPalette(QColor(0x2B, 0x2D, 0x31)));
+  settle(500);
+  save(&w, out, QStringLiteral("dark.png"));
+  return 0;
+}

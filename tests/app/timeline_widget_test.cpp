@@ -1,0 +1,153 @@
+// The timeline widget on its own, over a small synthetic trace: what it
+// paints where, zooming at the mouse, tooltips.
+#include <QImage>
+#include <QTest>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <gtest/gtest.h>
+
+#include "app_test_support.h"
+#include "gapscope/model/trace_builder.h"
+#include "timeline/timeline_palette.h"
+#include "timeline/timeline_widget.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::analysed;
+using gapscope::app::testing::ensureApp;
+
+namespace {
+
+// One thread: outer [0, 10 us) holding inner [2 us, 6 us); one GPU stream with
+// two kernels 20 us apart (a launch gap between them).
+Trace smallTrace() {
+  TraceBuilder b;
+  auto add = [&](const char* name, const char* cat, TimeNs start, TimeNs dur, std::int64_t pid, std::int64_t tid) {
+    SliceEvent e;
+    e.pid = b.numericId(pid);
+    e.tid = b.numericId(tid);
+    e.start = start;
+    e.dur = dur;
+    e.name = b.intern(name);
+    e.category = b.intern(cat);
+    b.addComplete(e);
+  };
+  add("outer", "cpu_op", 0, 10000, 1, 1);
+  add("inner", "cpu_op", 2000, 4000, 1, 1);
+  add("k1", "kernel", 1000, 3000, 0, 7);
+  add("k2", "kernel", 24000, 3000, 0, 7);
+  return b.finish();
+}
+
+struct Fixture {
+  TraceSession session;
+  TimelineWidget widget{&session};
+  Fixture() {
+    widget.resize(900, 300);
+    session.setTrace(analysed(smallTrace()));
+  }
+  std::uint32_t named(std::string_view name) const {
+    const Trace& t = session.trace();
+    for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
+      if (t.str(t.slices[i].name) == name) return i;
+    }
+    return kNoIndex;
+  }
+};
+
+}  // namespace
+
+TEST(TimelineWidget, PaintsSlicesWhereSliceRectSaysInTheirColour) {
+  ensureApp();
+  Fixture f;
+  QImage image(900, 300, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::magenta);
+  f.widget.renderTo(image);
+  const TimelinePalette palette = TimelinePalette::forDark(false);
+  for (const char* name : {"outer", "inner", "k1"}) {
+    const std::uint32_t s = f.named(name);
+    const QRectF r = f.widget.sliceRect(s);
+    ASSERT_FALSE(r.isEmpty()) << name;
+    // A point inside the slice but clear of its label text.
+    const QPoint p(static_cast<int>(r.right()) - 2, static_cast<int>(r.bottom()) - 1);
+    const QColor expected = palette.slice[f.session.layout().colourClass(f.session.trace().slices[s])];
+    EXPECT_EQ(QColor(image.pixel(p)).name(), expected.name()) << name;
+  }
+  EXPECT_NE(QColor(image.pixel(5, 5)), QColor(Qt::magenta));  // every pixel painted (opaque widget)
+  EXPECT_GT(f.widget.lastBuildMs(), 0.0);
+}
+
+TEST(TimelineWidget, NestedSlicesSitOneRowDeeper) {
+  ensureApp();
+  Fixture f;
+  const QRectF outer = f.widget.sliceRect(f.named("outer"));
+  const QRectF inner = f.widget.sliceRect(f.named("inner"));
+  EXPECT_GT(inner.top(), outer.top());
+  EXPECT_GT(inner.left(), outer.left());
+  EXPECT_LT(inner.right(), outer.right());
+}
+
+TEST(TimelineWidget, CtrlWheelZoomsKeepingTheTimeUnderTheMouse) {
+  ensureApp();
+  Fixture f;
+  const QPointF at(500, 100);
+  const double px = at.x() - f.widget.chrome().namesWidth;
+  const TimeNs before = f.widget.scale().toTime(px);
+  const double npp = f.widget.scale().nsPerPixel();
+  QWheelEvent wheel(at, f.widget.mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::ControlModifier,
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(&f.widget, &wheel);
+  EXPECT_NEAR(f.widget.scale().nsPerPixel(), npp / 1.44, npp * 0.01);
+  EXPECT_NEAR(static_cast<double>(f.widget.scale().toTime(px)), static_cast<double>(before), npp);
+}
+
+TEST(TimelineWidget, DraggingPansTheView) {
+  ensureApp();
+  Fixture f;
+  f.widget.zoomAt(4, 500);
+  const TimeNs start = f.widget.scale().start();
+  const double npp = f.widget.scale().nsPerPixel();
+  QTest::mousePress(&f.widget, Qt::LeftButton, {}, QPoint(600, 200));
+  QTest::mouseMove(&f.widget, QPoint(580, 200));
+  QTest::mouseMove(&f.widget, QPoint(500, 200));
+  QTest::mouseRelease(&f.widget, Qt::LeftButton, {}, QPoint(500, 200));
+  // Dragged 100 px left: the view moved 100 px later in time.
+  EXPECT_NEAR(static_cast<double>(f.widget.scale().start() - start), 100 * npp, 2 * npp);
+  EXPECT_EQ(f.session.selection().kind, Selection::Kind::None);  // a drag is not a click
+}
+
+TEST(TimelineWidget, HoverTooltipNamesTheSliceWithDurationAndSelfTime) {
+  ensureApp();
+  Fixture f;
+  f.widget.show();
+  const QRectF r = f.widget.sliceRect(f.named("outer"));
+  const QPoint p(static_cast<int>(r.left()) + 3, static_cast<int>(r.center().y()));
+  QHelpEvent help(QEvent::ToolTip, p, f.widget.mapToGlobal(p));
+  QApplication::sendEvent(&f.widget, &help);
+  const QString text = QToolTip::text();
+  EXPECT_TRUE(text.contains(QStringLiteral("outer"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("Duration: 10.0 µs"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("Self time: 6.00 µs"))) << text.toStdString();
+  QToolTip::hideText();
+}
+
+TEST(TimelineWidget, TheLaunchGapIsDrawnAndClickable) {
+  ensureApp();
+  Fixture f;
+  const auto& gaps = f.session.gaps().gaps;
+  std::uint32_t streamGap = kNoIndex;
+  for (std::uint32_t i = 0; i < gaps.size(); ++i) {
+    if (gaps[i].stream == 7) streamGap = i;
+  }
+  ASSERT_NE(streamGap, kNoIndex);
+  EXPECT_EQ(gaps[streamGap].start, 4000);
+  EXPECT_EQ(gaps[streamGap].dur, 20000);
+  const QRectF r = f.widget.gapRect(streamGap);
+  ASSERT_FALSE(r.isEmpty());
+  QTest::mouseClick(&f.widget, Qt::LeftButton, {}, r.center().toPoint());
+  EXPECT_EQ(f.session.selection(), (Selection{Selection::Kind::Gap, streamGap}));
+  f.session.setGapsShown(false);
+  EXPECT_EQ(f.widget.gapAtPoint(r.center()), kNoIndex);
+}
