@@ -86,8 +86,9 @@ TEST(Escaping, MarkdownTablesKeepTheirShape) {
     if (inFence) continue;
     for (std::size_t i = 0; i < line.size(); ++i) {
       char c = line[i];
-      if (c == '<' || c == '`' || c == '[' || c == '&')
+      if (c == '<' || c == '`' || c == '[' || c == '&') {
         EXPECT_TRUE(i > 0 && line[i - 1] == '\\') << "unescaped '" << c << "' in: " << line;
+      }
     }
     if (line.rfind("|", 0) != 0) {
       tableColumns = 0;
@@ -142,7 +143,9 @@ TEST(Escaping, CsvFieldsRoundTripAndFormulasAreDefused) {
         sawPipe = sawPipe || field == kPipeOp;
         sawFormula = sawFormula || field == "'" + kFormulaOp;
         sawScript = sawScript || field == kScriptKernel;
-        if (!field.empty()) EXPECT_NE(field.front(), '=') << name << ": " << field;
+        if (!field.empty()) {
+          EXPECT_NE(field.front(), '=') << name << ": " << field;
+        }
       }
     }
   }

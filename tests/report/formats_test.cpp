@@ -150,7 +150,9 @@ TEST(Formats, HtmlIsSelfContainedWithChartsAndPrintStyles) {
   EXPECT_NE(html.find("aria-label=\"GPU utilisation over time\""), std::string::npos);
   EXPECT_NE(html.find("aria-label=\"Histogram of GPU idle gaps by length and cause\""), std::string::npos);
   for (const Finding& f : r.findings) {
-    if (!f.passed) EXPECT_NE(html.find("id=\"rule-" + f.id + "\""), std::string::npos) << f.id;
+    if (!f.passed) {
+      EXPECT_NE(html.find("id=\"rule-" + f.id + "\""), std::string::npos) << f.id;
+    }
   }
   // Kernel names are shown short with the full name as a tooltip.
   EXPECT_NE(html.find("<span title=\"void at::native::vectorized_elementwise_kernel&lt;4, "
