@@ -109,13 +109,14 @@ void header(std::string& out, const Report& r) {
   if (r.hasGpuActivity) {
     out += "<p class=\"verdict " + h(r.verdict.kind) + "\">" + h(r.verdict.line) + "</p>\n";
   } else {
-    out += "<p class=\"verdict\">No GPU activity: " + h(r.noGpuReason) + "</p>\n";
+    out += "<p class=\"verdict\">" + h(r.noGpuReason.empty() ? std::string("no GPU activity") : r.noGpuReason) + "</p>\n";
   }
   std::size_t triggered = 0;
   for (const Finding& f : r.findings) triggered += !f.passed;
+  std::string utilization = r.hasGpuActivity ? "GPU utilisation " + formatPct(r.verdict.utilizationPct) : "no GPU work";
   out += "<p class=\"meta\">" + std::to_string(triggered) + " of " + std::to_string(r.findings.size()) +
-         " rules found something; GPU utilisation " + h(formatPct(r.verdict.utilizationPct)) + " over a span of " +
-         h(formatDuration(r.trace.span())) + ".</p>\n</header>\n";
+         " rules found something; " + h(utilization) + " over a span of " + h(formatDuration(r.trace.span())) +
+         ".</p>\n</header>\n";
 }
 
 void findings(std::string& out, const Report& r) {

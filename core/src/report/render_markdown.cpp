@@ -106,7 +106,7 @@ std::string renderMarkdown(const Report& r) {
   if (r.hasGpuActivity) {
     out += "**Verdict:** " + md(r.verdict.line) + "\n\n";
   } else {
-    out += "**No GPU activity:** " + md(r.noGpuReason) + "\n\n";
+    out += "**Verdict:** " + md(r.noGpuReason.empty() ? std::string("no GPU activity") : r.noGpuReason) + "\n\n";
   }
   findingsSection(out, r);
   traceSection(out, r);
