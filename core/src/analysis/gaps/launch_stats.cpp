@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gap_context.h"
+#include "quantiles.h"
 
 namespace gapscope::analysis::gaps_detail {
 namespace {
@@ -33,21 +34,16 @@ std::vector<Launched> collectLaunched(const CallTable& calls, const GpuTimelines
   return launched;
 }
 
-// Reorders `values`.
-Distribution distributionOf(std::vector<TimeNs>& values) {
+Distribution distributionOf(const std::vector<TimeNs>& values) {
   Distribution d;
   d.count = values.size();
   if (values.empty()) return d;
   std::size_t n = values.size();
   d.max = *std::max_element(values.begin(), values.end());
-  auto k90 = static_cast<std::ptrdiff_t>((9 * n + 9) / 10 - 1);  // nearest rank: ceil(0.9 n)
-  auto kMedian = static_cast<std::ptrdiff_t>((n - 1) / 2);      // lower median
-  std::nth_element(values.begin(), values.begin() + k90, values.end());
-  d.p90 = values[static_cast<std::size_t>(k90)];
-  // Everything left of k90 is now not larger, so the median is selected
-  // within that part only.
-  std::nth_element(values.begin(), values.begin() + kMedian, values.begin() + k90 + 1);
-  d.median = values[static_cast<std::size_t>(kMedian)];
+  // Lower median and nearest-rank p90 (rank ceil(0.9 n)).
+  auto at = valuesAtRanks(values.data(), values.data() + n, {(n - 1) / 2, (9 * n + 9) / 10 - 1});
+  d.median = at[0];
+  d.p90 = at[1];
   return d;
 }
 
@@ -67,12 +63,10 @@ void flagOutliers(const CallTable& calls, std::size_t nameCount,
     grouped[fill[calls.calls[launchCalls[i]].name]++] = launches[i].launchNs;
   std::vector<TimeNs> median(nameCount, 0);
   for (std::size_t name = 0; name < nameCount; ++name) {
-    auto first = grouped.begin() + segmentBegin[name];
-    auto last = grouped.begin() + segmentBegin[name + 1];
+    const TimeNs* first = grouped.data() + segmentBegin[name];
+    const TimeNs* last = grouped.data() + segmentBegin[name + 1];
     if (first == last) continue;
-    auto mid = first + (last - first - 1) / 2;  // lower median
-    std::nth_element(first, mid, last);
-    median[name] = *mid;
+    median[name] = valuesAtRanks(first, last, {static_cast<std::size_t>(last - first - 1) / 2})[0];
   }
   for (std::size_t i = 0; i < launches.size(); ++i) {
     LaunchInfo& li = launches[i];
