@@ -186,6 +186,17 @@ TEST(Rules, GemmSeparateAddTriggersOnMatmulThenAdd) {
   EXPECT_EQ(f.estimatedSavingNs, 30 * kUs);
 }
 
+TEST(Rules, GemmSeparateAddPassesWhenTheGemmAlreadyAddsATerm) {
+  // aten::addmm already uses the GEMM's addend for its bias: the residual
+  // add after it cannot join the same call.
+  LoopTrace t;
+  for (int i = 0; i < 3; ++i) {
+    t.op("aten::addmm", kGemm, 100 * kUs);
+    t.op("aten::add", kAdd, 10 * kUs);
+  }
+  expectPassed(buildReport(t.finish()), "gemm-separate-add");
+}
+
 TEST(Rules, GemmSeparateAddPassesWhenTheBiasIsInTheEpilogue) {
   LoopTrace t;
   for (int i = 0; i < 3; ++i) {

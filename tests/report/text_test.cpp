@@ -102,6 +102,11 @@ TEST(KernelNames, ClassifiesElementwiseGemmAndAdd) {
   EXPECT_TRUE(isGemmKernel("nvjet_sm90_tst_64x8_64x16_1x4_h_bz_NNT"));
   EXPECT_TRUE(isGemmKernel("ampere_sgemm_128x64_tn"));
   EXPECT_FALSE(isGemmKernel(kTanh));
+  EXPECT_FALSE(isGemmKernel("void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>"));
+  EXPECT_FALSE(isGemmKernel("sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw"));
+  EXPECT_TRUE(opAlreadyAddsToGemm("aten::addmm"));
+  EXPECT_TRUE(opAlreadyAddsToGemm("aten::baddbmm"));
+  EXPECT_FALSE(opAlreadyAddsToGemm("aten::mm"));
   EXPECT_TRUE(gemmHasBiasEpilogue(kGemmBias));
   EXPECT_FALSE(gemmHasBiasEpilogue(kGemm));
   EXPECT_TRUE(isAddKernel(kAdd));

@@ -91,8 +91,16 @@ bool isElementwiseKernel(std::string_view name) {
 
 bool isGemmKernel(std::string_view name) {
   std::string l = lower(name);
+  // cuDNN runs convolutions as implicit GEMMs ("implicit_convolve_sgemm",
+  // "..._fprop_implicit_gemm_..."): those are convolutions, not matmuls.
+  for (std::string_view conv : {"conv", "fprop", "dgrad", "wgrad"})
+    if (contains(l, conv)) return false;
   return contains(l, "gemm") || startsWith(l, "nvjet") || startsWith(l, "triton_tem_fused_mm") ||
          startsWith(l, "triton_tem_fused_addmm");
+}
+
+bool opAlreadyAddsToGemm(std::string_view opName) {
+  return startsWith(opName, "aten::add") || startsWith(opName, "aten::baddbmm");
 }
 
 bool gemmHasBiasEpilogue(std::string_view name) {

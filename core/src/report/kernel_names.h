@@ -18,8 +18,14 @@ bool isElementwiseKernel(std::string_view name);
 
 // cuBLAS/cuBLASLt/CUTLASS GEMMs: "gemm" in any case ("sm80_xmma_gemm_...",
 // "ampere_sgemm_...", "cutlass::Kernel<...gemm...>"), Hopper's "nvjet_*"
-// cuBLASLt kernels, and Inductor's Triton matmul templates ("triton_tem_fused_mm").
+// cuBLASLt kernels, and Inductor's Triton matmul templates ("triton_tem_fused_mm");
+// not cuDNN's implicit-GEMM convolutions ("conv", "fprop", "dgrad", "wgrad").
 bool isGemmKernel(std::string_view name);
+
+// The CPU op that launched a GEMM already adds a term to its product
+// (aten::addmm, aten::addbmm, aten::addmv, aten::baddbmm): a second add
+// after it cannot be folded into the same call.
+bool opAlreadyAddsToGemm(std::string_view opName);
 
 // The GEMM already applies a bias in its epilogue ("..._bias_..." in the name).
 bool gemmHasBiasEpilogue(std::string_view name);

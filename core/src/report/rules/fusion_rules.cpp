@@ -262,6 +262,7 @@ Finding gemmSeparateAdd(const ReportInputs& in) {
       const Slice& b = in.trace.slices[s.ops[i + 1]];
       if (a.kind != SliceKind::Kernel || b.kind != SliceKind::Kernel) continue;
       if (!kinds.isGemmWithoutBias(a.name) || !kinds.isAdd(b.name)) continue;
+      if (opAlreadyAddsToGemm(launchingOpName(in.trace, s.ops[i]))) continue;
       Pair& p = pairs[{a.name, b.name}];
       if (p.count == 0) p = Pair{a.name, b.name, s.ops[i], s.ops[i + 1], 0, 0};
       ++p.count;
