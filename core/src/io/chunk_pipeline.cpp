@@ -41,10 +41,6 @@ class TextBuffer {
     std::memcpy(bigger.text(), text(), used);
     *this = std::move(bigger);
   }
-  void release() {
-    data_.reset();
-    textCapacity_ = 0;
-  }
 
  private:
   std::unique_ptr<char[]> data_;
@@ -183,7 +179,7 @@ class Pipeline {
   }
 
   void produceChunks(const std::string& first, std::uint64_t begin) {
-    TextBuffer buf(std::max(cfg_.chunkBytes, first.size()));
+    TextBuffer buf = takeBuffer(std::max(cfg_.chunkBytes, first.size()));
     std::memcpy(buf.text(), first.data(), first.size());
     std::size_t filled = first.size();
     bool eof = false;
@@ -223,7 +219,7 @@ class Pipeline {
         chunk->textLen = cut + 1;
         chunk->commaAt = cut;
         carried = filled - chunk->textLen;
-        next = TextBuffer(std::max(cfg_.chunkBytes, carried));
+        next = takeBuffer(std::max(cfg_.chunkBytes, carried));
         std::memcpy(next.text(), buf.text() + chunk->textLen, carried);
       }
       chunk->buf = std::move(buf);
@@ -245,6 +241,29 @@ class Pipeline {
       filled = carried;
       firstChunk = false;
     }
+  }
+
+  // Chunk buffers are recycled: fresh 16 MiB allocations would cost a page
+  // fault and a zeroed page for every 4 KiB of text.
+  TextBuffer takeBuffer(std::size_t capacity) {
+    {
+      std::lock_guard lock(mu_);
+      for (auto it = pool_.begin(); it != pool_.end(); ++it) {
+        if (it->textCapacity() >= capacity) {
+          TextBuffer b = std::move(*it);
+          pool_.erase(it);
+          b.data()[0] = '[';
+          return b;
+        }
+      }
+    }
+    return TextBuffer(capacity);
+  }
+
+  void giveBack(TextBuffer b) {
+    if (!b.data()) return;
+    std::lock_guard lock(mu_);
+    if (pool_.size() < 2) pool_.push_back(std::move(b));
   }
 
   // ---- workers ------------------------------------------------------------
@@ -278,14 +297,22 @@ class Pipeline {
     }
   }
 
+  // simdjson's on-demand root array must be the whole document up to a
+  // final ']' (3.0.1 checks the last structural). The last chunk holds the
+  // end of the events array and whatever follows it ("traceName": ...), so
+  // it is parsed up to its last ']': the array then ends at its own ']' and
+  // the rest is read as the tail.
+  static std::size_t lengthToParse(const char* d, std::size_t textLen, std::size_t commaAt) {
+    if (commaAt != npos) return commaAt + 2;
+    const void* close = memrchr(d + 1, ']', textLen);
+    return close ? static_cast<std::size_t>(static_cast<const char*>(close) - d) + 1 : 1 + textLen;
+  }
+
   void parseFast(Chunk& c, EventParser& parser) {
     c.out = newOutput();
     char* d = c.buf.data();
-    std::size_t len = 1 + c.textLen;
-    if (c.commaAt != npos) {
-      d[1 + c.commaAt] = ']';
-      len = c.commaAt + 2;
-    }
+    const std::size_t len = lengthToParse(d, c.textLen, c.commaAt);
+    if (c.commaAt != npos) d[1 + c.commaAt] = ']';
     c.fast = parser.parse(d, len, c.buf.allocated(), c.begin - 1, *c.out);
     if (c.commaAt != npos) d[1 + c.commaAt] = ',';
   }
@@ -378,7 +405,7 @@ class Pipeline {
     }
     c.out.reset();
     apply(seg, text, begin, c.firstInArray);
-    c.buf.release();
+    giveBack(std::move(c.buf));
   }
 
   static Segment interpretFast(const FastParse& fast, std::size_t commaAt) {
@@ -396,11 +423,8 @@ class Pipeline {
   Segment parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last,
                     bool firstInArray) {
     TextBuffer b = bufferHolding(text);
-    std::size_t len = 1 + text.size();
-    if (commaAt != npos) {
-      b.text()[commaAt] = ']';
-      len = commaAt + 2;
-    }
+    const std::size_t len = lengthToParse(b.data(), text.size(), commaAt);
+    if (commaAt != npos) b.text()[commaAt] = ']';
     auto out = newOutput();
     FastParse fast = mergerParser_.parse(b.data(), len, b.allocated(), begin - 1, *out);
     if (fast.ok) {
@@ -600,6 +624,7 @@ class Pipeline {
   std::condition_variable cv_;
   std::deque<std::unique_ptr<Chunk>> produced_;  // in file order, not yet merged
   std::deque<Chunk*> work_;                      // not yet parsed
+  std::vector<TextBuffer> pool_;                 // merged chunks' buffers, for reuse
   std::size_t inFlight_ = 0;
   bool stop_ = false;
   bool producerDone_ = false;

@@ -61,9 +61,39 @@ char digitAt(const NumberParts& p, std::size_t k) {
   return k < p.intDigits.size() ? p.intDigits[k] : p.fracDigits[k - p.intDigits.size()];
 }
 
+// Kineto's "4472705146261.405": at most 15 integer digits and 3
+// decimals, nothing else. Exact without any rounding; everything else
+// takes the general path.
+bool fastMicros(std::string_view text, TimeNs* out) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* digitsStart = p;
+  std::uint64_t v = 0;
+  while (p < end && isDigit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+  const auto intDigits = p - digitsStart;
+  if (intDigits == 0 || intDigits > 15) return false;
+  int decimals = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    while (p < end && isDigit(*p) && decimals < 3) {
+      v = v * 10 + static_cast<unsigned>(*p++ - '0');
+      ++decimals;
+    }
+    if (decimals == 0) return false;
+  }
+  if (p != end) return false;
+  static constexpr std::uint64_t kScale[] = {1000, 100, 10, 1};
+  v *= kScale[decimals];
+  *out = negative ? -static_cast<TimeNs>(v) : static_cast<TimeNs>(v);
+  return true;
+}
+
 }  // namespace
 
 bool parseMicrosAsNanos(std::string_view text, TimeNs* out) {
+  if (fastMicros(text, out)) return true;
   NumberParts p;
   if (!splitNumber(trim(text), &p)) return false;
   const std::size_t total = p.intDigits.size() + p.fracDigits.size();
@@ -98,6 +128,17 @@ bool parseMicrosAsNanos(std::string_view text, TimeNs* out) {
 }
 
 bool parseInt64(std::string_view text, std::int64_t* out) {
+  // pids and tids: a few plain digits.
+  if (!text.empty() && text.size() <= 18) {
+    std::size_t i = text[0] == '-' ? 1 : 0;
+    std::int64_t v = 0;
+    std::size_t start = i;
+    while (i < text.size() && isDigit(text[i])) v = v * 10 + (text[i++] - '0');
+    if (i == text.size() && i > start) {
+      *out = text[0] == '-' ? -v : v;
+      return true;
+    }
+  }
   NumberParts p;
   if (!splitNumber(trim(text), &p) || !p.fracDigits.empty() || p.exponent != 0) return false;
   // Accumulate as a negative number so INT64_MIN fits.

@@ -79,6 +79,51 @@ bool looksNumeric(std::string_view token) {
   return !token.empty() && (token[0] == '-' || (token[0] >= '0' && token[0] <= '9'));
 }
 
+// Eight bytes per step (names run to hundreds of bytes).
+std::uint64_t wordHash(std::string_view s) {
+  const char* p = s.data();
+  std::size_t n = s.size();
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  while (n >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+    p += 8;
+    n -= 8;
+  }
+  std::uint64_t w = 0;
+  std::memcpy(&w, p, n);
+  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 29);
+}
+
+// A trace has a few thousand distinct names and millions of events: a
+// small direct-mapped cache in front of the builder's string table skips
+// its hash-map walk for almost every name and category.
+class InternCache {
+ public:
+  void reset() { ++generation_; }
+  StringId get(TraceBuilder& builder, std::string_view text) {
+    if (text.empty()) return kEmptyString;
+    const std::uint64_t h = wordHash(text);
+    Entry& e = entries_[h & (kSize - 1)];
+    if (e.hash == h && e.generation == generation_ && builder.str(e.id) == text) return e.id;
+    e = Entry{h, builder.intern(text), generation_};
+    return e.id;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t hash = 0;
+    StringId id = kEmptyString;
+    std::uint32_t generation = 0;
+  };
+  static constexpr std::size_t kSize = 2048;
+  std::array<Entry, kSize> entries_{};
+  std::uint32_t generation_ = 1;  // entries of an older builder never match
+};
+
 std::uint64_t hashText(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) {
@@ -92,6 +137,7 @@ std::uint64_t hashText(std::string_view s) {
 
 struct EventParser::Impl {
   od::parser parser;
+  InternCache names;
   // Per-chunk state.
   const char* buf = nullptr;
   std::uint64_t base = 0;
@@ -100,6 +146,7 @@ struct EventParser::Impl {
 
   std::uint64_t offsetOf(const char* p) const { return base + static_cast<std::uint64_t>(p - buf); }
   TraceBuilder& builder() { return out->builder; }
+  StringId intern(std::string_view text) { return names.get(out->builder, text); }
   void issue(const char* name, Severity sev, const char* what) {
     builder().issues().add(name, sev, f.offset, what);
   }
@@ -287,7 +334,9 @@ struct EventParser::Impl {
       default:
         break;
     }
-    // Any other numeric member may be a counter value (C events).
+    // Any other numeric member may be a counter value (C events; when ph
+    // comes after args we cannot know yet).
+    if (f.hasPh && f.ph != 'C') return simdjson::SUCCESS;
     std::string_view token = val.raw_json_token();
     if (looksNumeric(token) && a.numbers.size() < 256) a.numbers.emplace_back(k, trimRight(token));
     return simdjson::SUCCESS;
@@ -452,11 +501,11 @@ struct EventParser::Impl {
         e.dur = 0;
       }
     }
-    e.name = builder().intern(f.name);
-    e.category = builder().intern(f.cat);
+    e.name = intern(f.name);
+    e.category = intern(f.cat);
     e.correlation = f.args.correlation;
     e.args = argsRef();
-    if (!f.args.inputDims.empty()) e.shapes = builder().intern(f.args.inputDims);
+    if (!f.args.inputDims.empty()) e.shapes = intern(f.args.inputDims);
     if (f.args.hasKernel) e.kernel = f.args.kernel;
     if (f.bindId.kind == Scalar::Kind::Number || f.bindId.kind == Scalar::Kind::String) {
       e.hasBindId = true;
@@ -483,8 +532,8 @@ struct EventParser::Impl {
     if (e.scope == 't') requireThread();
     e.pid = chromeId(f.pid);
     e.tid = chromeId(f.tid);
-    e.name = builder().intern(f.name);
-    e.category = builder().intern(f.cat);
+    e.name = intern(f.name);
+    e.category = intern(f.cat);
     e.args = argsRef();
     e.offset = f.offset;
     builder().addInstant(e);
@@ -534,8 +583,8 @@ struct EventParser::Impl {
     e.phase = f.ph;
     e.pid = chromeId(f.pid);
     e.tid = chromeId(f.tid);
-    e.name = builder().intern(f.name);
-    e.category = builder().intern(f.cat);
+    e.name = intern(f.name);
+    e.category = intern(f.cat);
     e.id = numericFlowId(id, &id == &f.id2 && f.id2Local);
     e.bindEnclosing = f.bpEnclosing;
     e.offset = f.offset;
@@ -555,8 +604,8 @@ struct EventParser::Impl {
     e.phase = f.ph;
     e.pid = chromeId(f.pid);
     e.tid = chromeId(f.tid);
-    e.name = builder().intern(f.name);
-    e.category = builder().intern(f.cat);
+    e.name = intern(f.name);
+    e.category = intern(f.cat);
     if (useId2 && f.id2Local) {
       // id2.local is only unique inside its process.
       e.id = "local:" + std::string(f.pid.text) + ":" + std::string(id.text);
@@ -664,6 +713,7 @@ struct EventParser::Impl {
                 ChunkOutput& o) {
     buf = data;
     base = offsetBase;
+    names.reset();  // ids of another builder must never be returned
     out = &o;
     FastParse result;
     od::document doc;

@@ -1,0 +1,146 @@
+// gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N]
+//
+// Times loading FILE with gapscope's reader against a bare chunked simdjson
+// scan of the same file (bare_scan.h). Each run happens in a fresh child
+// process so its peak RSS (getrusage ru_maxrss) is its own. Reports the
+// fastest of N runs: wall time, MB/s of the file as stored, CPU time, peak
+// RSS and RSS / file size. Run it on a warm page cache (the first run
+// warms it; all runs are printed).
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bare_scan.h"
+#include "gapscope/io/chrome_reader.h"
+
+namespace {
+
+struct Run {
+  double wallS = 0;
+  double cpuS = 0;
+  double peakRssMb = 0;
+  std::uint64_t events = 0;
+  std::uint64_t slices = 0;
+  std::uint64_t issues = 0;
+  int ok = 0;
+};
+
+double seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; }
+
+void finishRun(Run& run, std::chrono::steady_clock::time_point t0) {
+  run.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  run.cpuS = seconds(u.ru_utime) + seconds(u.ru_stime);
+  run.peakRssMb = static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+std::size_t chunkBytes = 0;  // 0: the reader's default
+
+Run measureLoad(const std::string& path, int threads) {
+  Run run;
+  const auto t0 = std::chrono::steady_clock::now();
+  gapscope::io::LoadOptions o;
+  o.threads = threads;
+  o.chunkBytes = chunkBytes;
+  gapscope::io::LoadResult r = gapscope::io::loadChromeTrace(path, o);
+  finishRun(run, t0);
+  run.ok = r.ok();
+  if (!r.ok()) std::fprintf(stderr, "load failed: %s\n", r.error.c_str());
+  if (r.trace) {
+    run.events = r.trace->eventCount;
+    run.slices = r.trace->slices.size();
+    run.issues = r.trace->issues.all().size();
+  }
+  return run;  // measured before the trace is freed: freeing is not loading
+}
+
+Run measureScan(const std::string& path, int threads) {
+  Run run;
+  const auto t0 = std::chrono::steady_clock::now();
+  gapscope::bench::ScanCounts c = gapscope::bench::bareChunkedScan(path, threads, chunkBytes ? chunkBytes : 16u << 20);
+  finishRun(run, t0);
+  run.ok = c.error.empty();
+  if (!run.ok) std::fprintf(stderr, "scan failed: %s\n", c.error.c_str());
+  run.events = c.events;
+  return run;
+}
+
+// Runs one measurement in a child process and returns what it measured.
+Run inChild(bool load, const std::string& path, int threads) {
+  int fds[2];
+  if (pipe(fds) != 0) std::exit(1);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    Run r = load ? measureLoad(path, threads) : measureScan(path, threads);
+    std::fflush(stderr);
+    _exit(write(fds[1], &r, sizeof r) == sizeof r ? 0 : 1);
+  }
+  close(fds[1]);
+  Run r;
+  if (read(fds[0], &r, sizeof r) != sizeof r) r.ok = 0;
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N]\n");
+    return 2;
+  }
+  const std::string path = argv[1];
+  int repeat = 3;
+  int threads = 2;
+  std::string only;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--chunk-kb")) chunkBytes = std::strtoull(argv[i + 1], nullptr, 10) << 10;
+  }
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    std::perror(path.c_str());
+    return 1;
+  }
+  const double fileMb = static_cast<double>(st.st_size) / 1e6;
+  std::printf("file %s: %.1f MB, %d threads, best of %d runs\n", path.c_str(), fileMb, threads, repeat);
+  double scanBest = 0;
+  for (bool load : {false, true}) {
+    if (!only.empty() && only != (load ? "load" : "scan")) continue;
+    Run best;
+    best.wallS = 1e9;
+    for (int k = 0; k < repeat; ++k) {
+      Run r = inChild(load, path, threads);
+      std::printf("  %-4s run %d: %.3f s wall, %.3f s cpu, peak RSS %.1f MB%s\n", load ? "load" : "scan", k + 1,
+                  r.wallS, r.cpuS, r.peakRssMb, r.ok ? "" : "  FAILED");
+      if (r.ok && r.wallS < best.wallS) best = r;
+    }
+    if (best.wallS >= 1e9) return 1;
+    std::printf("%s: %.3f s, %.0f MB/s, cpu %.3f s, peak RSS %.1f MB = %.2fx file, %llu events", load ? "load" : "scan",
+                best.wallS, fileMb / best.wallS, best.cpuS, best.peakRssMb, best.peakRssMb / fileMb,
+                static_cast<unsigned long long>(best.events));
+    if (load) {
+      std::printf(", %llu slices, %llu issue kinds", static_cast<unsigned long long>(best.slices),
+                  static_cast<unsigned long long>(best.issues));
+      if (scanBest > 0) std::printf(", %.2fx the bare scan", best.wallS / scanBest);
+    } else {
+      scanBest = best.wallS;
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
