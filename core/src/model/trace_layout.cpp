@@ -85,17 +85,31 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
 SortedSlices sortSlices(BuilderState& s, Trace& t) {
   const std::size_t n = s.slices.size();
   SortedSlices out;
-  out.origin.resize(n);
-  std::iota(out.origin.begin(), out.origin.end(), 0u);
   const auto& sl = s.slices;
-  std::sort(out.origin.begin(), out.origin.end(), [&](std::uint32_t a, std::uint32_t b) {
+  // Order: (track, start asc, dur desc, file order). Bucket by track first,
+  // keeping file order (a counting sort), then sort each track only if it
+  // is not in order already: tracers write a thread's events in time
+  // order, so usually nothing is left to sort.
+  std::vector<std::uint32_t> bucketStart(t.tracks.size() + 1, 0);
+  for (const Slice& x : sl) ++bucketStart[x.track + 1];
+  std::partial_sum(bucketStart.begin(), bucketStart.end(), bucketStart.begin());
+  out.origin.resize(n);
+  {
+    std::vector<std::uint32_t> next(bucketStart.begin(), bucketStart.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i) out.origin[next[sl[i].track]++] = i;
+  }
+  auto inTrackOrder = [&](std::uint32_t a, std::uint32_t b) {
     const Slice& x = sl[a];
     const Slice& y = sl[b];
-    if (x.track != y.track) return x.track < y.track;
     if (x.start != y.start) return x.start < y.start;
     if (x.dur != y.dur) return x.dur > y.dur;  // parents before children
     return a < b;
-  });
+  };
+  for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
+    auto b = out.origin.begin() + bucketStart[k];
+    auto e = out.origin.begin() + bucketStart[k + 1];
+    if (!std::is_sorted(b, e, inTrackOrder)) std::sort(b, e, inTrackOrder);
+  }
   out.position.resize(n);
   for (std::uint32_t j = 0; j < n; ++j) out.position[out.origin[j]] = j;
   // Apply the permutation in place, cycle by cycle: slices are the biggest

@@ -51,7 +51,9 @@ void mergeNames(detail::BuilderState& into, const detail::BuilderState& from, co
 }
 
 void mergeSlices(detail::BuilderState& into, detail::BuilderState& from, const Remap& r) {
-  into.slices.reserve(into.slices.size() + from.slices.size());
+  // No exact reserve here: merging chunk after chunk would reallocate (and
+  // copy everything merged so far) on every merge; push_back grows
+  // geometrically.
   for (Slice s : from.slices) {
     s.name = r.str(s.name);
     s.category = r.str(s.category);
