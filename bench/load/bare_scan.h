@@ -1,5 +1,5 @@
 // The baseline for the load benchmark: the same reading and cutting as the
-// reader (16 MiB chunks cut at event boundaries, parsed on N threads with
+// reader (1 MiB chunks cut at event boundaries, parsed on N threads with
 // simdjson on-demand), but nothing is built: every member of every event
 // and of its args is visited and its key looked at, and that is all.
 #pragma once

@@ -2,6 +2,9 @@
 // One test per phase and per anomaly (after Perfetto's diff tests).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <vector>
+
 #include "test_util.h"
 
 using gapscope::testing::dumpOf;
@@ -299,4 +302,35 @@ TEST(Golden, EscapedNamesAreUnescaped) {
   ASSERT_EQ(r.trace->slices.size(), 1u);
   EXPECT_EQ(r.trace->str(r.trace->slices[0].name), "a\"b\\c\xC3\xA9");
   EXPECT_EQ(r.trace->str(r.trace->slices[0].category), "c/d");
+}
+
+// Slices are grouped by track in finish(); every interleaving of tracks in
+// the file must come out as each track's events in time order.
+TEST(Golden, TracksKeepTheirOrderWhateverTheInterleaving) {
+  for (unsigned seed : {1u, 2u, 3u, 4u}) {
+    std::string json = "[";
+    std::map<int, std::vector<std::int64_t>> expected;
+    unsigned x = seed;
+    for (int i = 0; i < 3000; ++i) {
+      x = x * 1103515245u + 12345u;
+      // pid 2 gets most events; it sorts between pid 1 and pid 3.
+      int pid = (x >> 16) % 10 < 7 ? 2 : ((x >> 16) % 10 < 9 ? 1 : 3);
+      if (seed == 4) pid = i < 2000 ? 2 : (i % 2 ? 1 : 3);  // the big track first in the file
+      std::int64_t ts = 10 * i;
+      expected[pid].push_back(ts * 1000);
+      if (i) json += ",";
+      json += R"({"ph":"X","name":"e","pid":)" + std::to_string(pid) + R"(,"tid":1,"ts":)" + std::to_string(ts) +
+              R"(,"dur":1})";
+    }
+    json += "]";
+    auto r = gapscope::io::parseChromeTrace(json, gapscope::testing::chunked(4096));
+    ASSERT_TRUE(r.ok()) << r.error;
+    const auto& t = *r.trace;
+    ASSERT_EQ(t.tracks.size(), 3u);
+    for (const auto& tr : t.tracks) {
+      std::vector<std::int64_t> starts;
+      for (const auto* s = t.trackBegin(tr); s != t.trackEnd(tr); ++s) starts.push_back(s->start);
+      EXPECT_EQ(starts, expected[static_cast<int>(tr.pid.num)]) << "seed " << seed << " pid " << tr.pid.num;
+    }
+  }
 }

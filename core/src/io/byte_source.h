@@ -26,6 +26,9 @@ class ByteSource {
   bool endedEarly() const { return endedEarly_; }
   // Whether the text can be read again later by offset (for args on demand).
   virtual bool rereadable() const { return false; }
+  // About how many bytes of JSON text the source holds (exact for plain
+  // files; from the gzip trailer for .gz); 0 when unknown. A sizing hint.
+  virtual std::uint64_t expectedTextBytes() const { return storedSize_; }
 
  protected:
   std::uint64_t storedSize_ = 0;

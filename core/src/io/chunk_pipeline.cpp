@@ -243,7 +243,7 @@ class Pipeline {
     }
   }
 
-  // Chunk buffers are recycled: fresh 16 MiB allocations would cost a page
+  // Chunk buffers are recycled: fresh allocations would cost a page
   // fault and a zeroed page for every 4 KiB of text.
   TextBuffer takeBuffer(std::size_t capacity) {
     {
@@ -331,6 +331,7 @@ class Pipeline {
     }
     result_.eventsReached = true;
     bareArray_ = prologue_.bareArray;
+    eventsStart_ = prologue_.pos;
     while (true) {
       std::unique_ptr<Chunk> c = nextParsedChunk();
       if (!c) break;
@@ -545,7 +546,7 @@ class Pipeline {
   }
 
   void apply(Segment& seg, std::string_view text, std::uint64_t begin, bool firstInArray) {
-    for (auto& out : seg.outputs) absorb(*out);
+    for (auto& out : seg.outputs) absorb(*out, begin + text.size());
     switch (seg.kind) {
       case Segment::Kind::CutOk:
         break;
@@ -575,11 +576,12 @@ class Pipeline {
     }
   }
 
-  void absorb(ChunkOutput& out) {
+  void absorb(ChunkOutput& out, std::uint64_t textEnd) {
     out.builder.countEvents(out.events);
     if (!merged_) {
       result_.builder = std::move(out.builder);
       merged_ = true;
+      reserveFromFirstChunk(out, textEnd);
     } else {
       result_.builder.merge(std::move(out.builder));
     }
@@ -588,6 +590,22 @@ class Pipeline {
       if (result_.arenas.size() <= out.arenaId) result_.arenas.resize(out.arenaId + 1);
       result_.arenas[out.arenaId] = std::move(out.arena);
     }
+  }
+
+  // Sizes the merged arrays once, from the first chunk's density and the
+  // expected text size, so they are not regrown (and briefly held twice)
+  // while hundreds of chunks are merged. Reserved but untouched capacity
+  // costs no memory, so the estimate leans high.
+  void reserveFromFirstChunk(const ChunkOutput& first, std::uint64_t textEnd) {
+    const std::uint64_t total = src_.expectedTextBytes();
+    const std::uint64_t sample = textEnd > eventsStart_ ? textEnd - eventsStart_ : 0;
+    if (total <= textEnd || sample < 4096) return;
+    auto estimate = [&](std::uint64_t n) {
+      const double scaled = static_cast<double>(n) * static_cast<double>(total) / static_cast<double>(sample) * 1.25;
+      // No event is shorter than ~32 bytes of JSON.
+      return static_cast<std::size_t>(std::min(scaled, static_cast<double>(total / 32)));
+    };
+    result_.builder.reserve(estimate(first.slices), estimate(first.flowEvents));
   }
 
   void finishAtEnd() {
@@ -641,6 +659,7 @@ class Pipeline {
   bool merged_ = false;
   bool done_ = false;
   bool bareArray_ = false;
+  std::uint64_t eventsStart_ = 0;
   bool tailMode_ = false;
   std::string tail_;
   std::uint64_t tailBegin_ = 0;

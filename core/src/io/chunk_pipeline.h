@@ -1,6 +1,6 @@
 // The parallel reading pipeline.
 //
-//   producer thread : reads (or inflates) the text into ~16 MiB buffers and
+//   producer thread : reads (or inflates) the text into ~1 MiB buffers and
 //                     cuts each at a plausible event boundary, "}" "," "{"
 //                     found by a backward byte search: no scan of the
 //                     whole text for strings and nesting.
@@ -33,7 +33,9 @@ namespace gapscope::io {
 
 struct PipelineConfig {
   int threads = 2;
-  std::size_t chunkBytes = 16u << 20;
+  // 1 MiB: measured faster than 4 or 16 MiB (fewer first-touch page
+  // faults, chunks stay in cache) and it keeps the text in flight small.
+  std::size_t chunkBytes = 1u << 20;
   ArgsStorage storage = ArgsStorage::SourceOffsets;
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   const std::atomic<bool>* cancel = nullptr;

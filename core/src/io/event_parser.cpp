@@ -516,6 +516,7 @@ struct EventParser::Impl {
     e.offset = f.offset;
     if (complete) builder().addComplete(e);
     else builder().addBegin(e);
+    ++out->slices;
   }
 
   void emitEnd() {
@@ -589,6 +590,7 @@ struct EventParser::Impl {
     e.bindEnclosing = f.bpEnclosing;
     e.offset = f.offset;
     builder().addFlow(e);
+    ++out->flowEvents;
   }
 
   void emitAsync() {

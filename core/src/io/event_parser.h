@@ -43,6 +43,8 @@ struct UnknownPhases {
 struct ChunkOutput {
   TraceBuilder builder;
   std::uint64_t events = 0;  // array elements read (the caller passes it to countEvents)
+  std::uint64_t slices = 0;      // X and B events added
+  std::uint64_t flowEvents = 0;  // s/t/f events added
   UnknownPhases unknownPhases;
   ArgsStorage storage = ArgsStorage::SourceOffsets;
   std::uint32_t arenaId = 0;

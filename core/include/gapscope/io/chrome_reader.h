@@ -22,7 +22,7 @@ struct LoadOptions {
   // Set to true from any thread to stop loading; the result is then `cancelled`
   // (and holds no trace). Checked between chunks.
   const std::atomic<bool>* cancel = nullptr;
-  // Size of the pieces the text is cut into for parsing; 0 means 16 MiB.
+  // Size of the pieces the text is cut into for parsing; 0 means 1 MiB.
   // Tests set it small to exercise the cutting.
   std::size_t chunkBytes = 0;
 };
