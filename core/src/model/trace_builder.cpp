@@ -127,7 +127,17 @@ void TraceBuilder::addAsync(AsyncEvent e) {
 
 void TraceBuilder::addFlow(const FlowEvent& e) {
   auto& s = *impl_;
-  s.flows.push_back({e, s.trackFor(e.pid, e.tid), s.nextSeq++});
+  ++s.nextSeq;
+  detail::PendingFlow f;
+  f.id = e.id;
+  f.ts = e.ts;
+  f.offset = e.offset;
+  f.track = s.trackFor(e.pid, e.tid);
+  f.category = e.category;
+  f.name = e.name;
+  f.phase = e.phase;
+  f.bindEnclosing = e.bindEnclosing;
+  s.flows.push_back(f);
   s.note(e.ts);
 }
 
@@ -154,6 +164,15 @@ void TraceBuilder::setThreadName(ChromeId pid, ChromeId tid, std::string_view na
 void TraceBuilder::setThreadSortIndex(ChromeId pid, ChromeId tid, std::int64_t index) {
   auto& s = *impl_;
   s.tracks[s.trackFor(pid, tid)].sortIndex = index;
+}
+
+void TraceBuilder::reserve(std::size_t slices, std::size_t flowEvents) {
+  auto& s = *impl_;
+  if (slices > s.slices.capacity()) {
+    s.slices.reserve(slices);
+    s.offsets.reserve(slices);
+  }
+  if (flowEvents > s.flows.capacity()) s.flows.reserve(flowEvents);
 }
 
 TraceMetadata& TraceBuilder::metadata() { return impl_->metadata; }

@@ -9,16 +9,52 @@ namespace gapscope::detail {
 
 namespace {
 
+// First index in [0, n) whose slice is not in the prefix `inPrefix` holds
+// for (a partition point), searched outwards from `hint`: flow events come
+// in time order per thread, so the answer is usually near the last one.
+template <typename InPrefix>
+std::size_t partitionNear(const Slice* a, std::size_t n, std::size_t hint, InPrefix inPrefix) {
+  std::size_t lo;
+  std::size_t hi;
+  std::size_t step = 1;
+  if (hint < n && inPrefix(a[hint])) {
+    lo = hint + 1;
+    hi = lo;
+    while (hi < n && inPrefix(a[hi])) {
+      lo = hi + 1;
+      hi = std::min(n, lo + step);
+      step *= 2;
+    }
+  } else {
+    hi = std::min(hint, n);
+    lo = hi;
+    while (lo > 0 && !inPrefix(a[lo - 1])) {
+      hi = lo - 1;
+      lo = hi >= step ? hi - step : 0;
+      step *= 2;
+    }
+  }
+  return static_cast<std::size_t>(std::partition_point(a + lo, a + hi, inPrefix) - a);
+}
+
+// Per track, where the last search ended.
+struct Fingers {
+  std::vector<std::size_t> upper;
+  std::vector<std::size_t> lower;
+  explicit Fingers(std::size_t tracks) : upper(tracks, 0), lower(tracks, 0) {}
+};
+
 // Innermost slice on a track whose [start, end] contains ts, walking up
 // through parents (siblings before the candidate ended before it began).
 std::uint32_t enclosingSlice(const Trace& t, const SortedSlices& sorted, std::uint32_t track,
-                             TimeNs ts) {
+                             TimeNs ts, Fingers& fingers) {
   const Track& tr = t.tracks[track];
   const Slice* b = t.trackBegin(tr);
-  const Slice* e = t.trackEnd(tr);
-  const Slice* it = std::upper_bound(b, e, ts, [](TimeNs v, const Slice& s) { return v < s.start; });
-  if (it == b) return kNoIndex;
-  auto j = static_cast<std::uint32_t>(it - t.slices.data()) - 1;
+  const std::size_t upper = partitionNear(b, tr.sliceCount, fingers.upper[track],
+                                          [ts](const Slice& s) { return s.start <= ts; });
+  fingers.upper[track] = upper;
+  if (upper == 0) return kNoIndex;
+  auto j = static_cast<std::uint32_t>(tr.firstSlice + upper) - 1;
   int spillSteps = 0;
   while (j != kNoIndex && j >= tr.firstSlice) {
     const Slice& s = t.slices[j];
@@ -34,12 +70,12 @@ std::uint32_t enclosingSlice(const Trace& t, const SortedSlices& sorted, std::ui
   return kNoIndex;
 }
 
-std::uint32_t nextSliceFrom(const Trace& t, std::uint32_t track, TimeNs ts) {
+std::uint32_t nextSliceFrom(const Trace& t, std::uint32_t track, TimeNs ts, Fingers& fingers) {
   const Track& tr = t.tracks[track];
-  const Slice* b = t.trackBegin(tr);
-  const Slice* e = t.trackEnd(tr);
-  const Slice* it = std::lower_bound(b, e, ts, [](const Slice& s, TimeNs v) { return s.start < v; });
-  return it == e ? kNoIndex : static_cast<std::uint32_t>(it - t.slices.data());
+  const std::size_t lower = partitionNear(t.trackBegin(tr), tr.sliceCount, fingers.lower[track],
+                                          [ts](const Slice& s) { return s.start < ts; });
+  fingers.lower[track] = lower;
+  return lower == tr.sliceCount ? kNoIndex : static_cast<std::uint32_t>(tr.firstSlice + lower);
 }
 
 FlowKind flowKindFor(std::string_view category) {
@@ -53,21 +89,27 @@ int phaseRank(char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; }
 void bindFlowsV1(BuilderState& s, Trace& t, const SortedSlices& sorted,
                  const std::vector<std::uint32_t>& trackMap) {
   auto& fl = s.flows;
-  std::stable_sort(fl.begin(), fl.end(), [](const PendingFlow& a, const PendingFlow& b) {
-    return std::make_tuple(a.event.category, a.event.id, a.seq) <
-           std::make_tuple(b.event.category, b.event.id, b.seq);
+  // Bind each event to its slice first, in file order (time order per
+  // thread, so each search starts next to the previous one).
+  Fingers fingers(t.tracks.size());
+  for (std::uint32_t k = 0; k < fl.size(); ++k) {
+    PendingFlow& f = fl[k];
+    f.order = k;
+    const std::uint32_t track = trackMap[f.track];
+    const bool finishNext = f.phase == 'f' && !f.bindEnclosing;
+    f.slice = finishNext ? nextSliceFrom(t, track, f.ts, fingers)
+                         : enclosingSlice(t, sorted, track, f.ts, fingers);
+  }
+  // Then chain them per (category, id) in time order; one id may carry
+  // several flows over time: each 's' starts a chain.
+  std::sort(fl.begin(), fl.end(), [](const PendingFlow& a, const PendingFlow& b) {
+    return std::make_tuple(a.category, a.id, a.ts, phaseRank(a.phase), a.order) <
+           std::make_tuple(b.category, b.id, b.ts, phaseRank(b.phase), b.order);
   });
   std::size_t i = 0;
   while (i < fl.size()) {
     std::size_t j = i;
-    while (j < fl.size() && fl[j].event.category == fl[i].event.category &&
-           fl[j].event.id == fl[i].event.id)
-      ++j;
-    // One id may carry several flows over time: each 's' starts a chain.
-    std::stable_sort(fl.begin() + i, fl.begin() + j, [](const PendingFlow& a, const PendingFlow& b) {
-      return std::make_tuple(a.event.ts, phaseRank(a.event.phase), a.seq) <
-             std::make_tuple(b.event.ts, phaseRank(b.event.phase), b.seq);
-    });
+    while (j < fl.size() && fl[j].category == fl[i].category && fl[j].id == fl[i].id) ++j;
     std::uint32_t prev = kNoIndex;
     bool open = false;    // a chain started and not finished
     bool linked = false;  // the open chain produced at least one flow
@@ -80,11 +122,8 @@ void bindFlowsV1(BuilderState& s, Trace& t, const SortedSlices& sorted,
       open = linked = false;
     };
     for (std::size_t k = i; k < j; ++k) {
-      const FlowEvent& e = fl[k].event;
-      std::uint32_t track = trackMap[fl[k].track];
-      bool finishNext = e.phase == 'f' && !e.bindEnclosing;
-      std::uint32_t slice = finishNext ? nextSliceFrom(t, track, e.ts)
-                                       : enclosingSlice(t, sorted, track, e.ts);
+      const PendingFlow& e = fl[k];
+      const std::uint32_t slice = e.slice;
       if (slice == kNoIndex) {
         s.issues.add("unbound_flow_point", Severity::Warning, e.offset,
                      "flow event with no slice to bind to on its thread at its time");

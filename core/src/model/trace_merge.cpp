@@ -86,12 +86,9 @@ void mergeOthers(detail::BuilderState& into, detail::BuilderState& from, const R
     into.asyncs.push_back(std::move(a));
   }
   for (auto f : from.flows) {
-    f.event.pid = r.id(f.event.pid);
-    f.event.tid = r.id(f.event.tid);
-    f.event.name = r.str(f.event.name);
-    f.event.category = r.str(f.event.category);
+    f.name = r.str(f.name);
+    f.category = r.str(f.category);
     f.track = r.tracks[f.track];
-    f.seq += r.seqBase;
     into.flows.push_back(f);
   }
   for (auto i : from.instants) {

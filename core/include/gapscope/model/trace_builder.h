@@ -106,6 +106,13 @@ class TraceBuilder {
   // so "end of trace" for unclosed slices covers it.
   void noteTime(TimeNs ts);
 
+  // Optional hint: about how many slices and flow events (s/t/f) will be
+  // added, e.g. estimated by a reader from the file size. The big arrays
+  // are then allocated once instead of regrowing (and for a moment
+  // existing twice) while chunks are merged; capacity never touched costs
+  // no memory.
+  void reserve(std::size_t slices, std::size_t flowEvents);
+
   // Appends everything of `later` (which came after this builder's events
   // in the file) into this one.
   void merge(TraceBuilder&& later);
