@@ -31,6 +31,9 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
                                        const std::vector<std::int64_t>& stream);
 SortedSlices sortSlices(BuilderState& s, Trace& t);
 void assignDepths(BuilderState& s, Trace& t, SortedSlices& sorted);
+// Puts pending flow events in (category, id, time, file) order; touches
+// nothing but s.flows, so it can run while the slices are laid out.
+void orderPendingFlows(BuilderState& s);
 void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
                const std::vector<std::uint32_t>& trackMap);
 void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);

@@ -6,7 +6,9 @@
 //     spill rows below them (counted, never dropped)
 //  5. flows bound to slices, correlation indices, instants, counters
 #include <algorithm>
+#include <exception>
 #include <map>
+#include <thread>
 #include <numeric>
 #include <tuple>
 
@@ -148,17 +150,57 @@ std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t) {
   return orderTracks(s, t, kinds, device, stream);
 }
 
+namespace {
+
+// Runs `side` on a second thread while `main` runs on this one, when the
+// work is big enough to pay for a thread; exceptions reach the caller.
+template <typename Side, typename Main>
+void inParallel(bool worthIt, Side side, Main main) {
+  if (!worthIt) {
+    side();
+    main();
+    return;
+  }
+  std::exception_ptr sideError;
+  std::thread helper([&] {
+    try {
+      side();
+    } catch (...) {
+      sideError = std::current_exception();
+    }
+  });
+  try {
+    main();
+  } catch (...) {
+    helper.join();
+    throw;
+  }
+  helper.join();
+  if (sideError) std::rethrow_exception(sideError);
+}
+
+constexpr std::size_t kParallelAbove = 50000;  // slices; below that a thread costs more than it saves
+
+}  // namespace
+
 Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args) {
   Trace t;
   if (s.minTime > s.maxTime) s.minTime = s.maxTime = 0;
-  matchBeginEnds(s);
-  buildAsyncSlices(s);
-  std::vector<std::uint32_t> trackMap = layoutTracks(s, t);
-  for (Slice& sl : s.slices) sl.track = trackMap[sl.track];
-  SortedSlices sorted = sortSlices(s, t);
-  assignDepths(s, t, sorted);
-  bindFlows(s, t, sorted, trackMap);
-  finishIndices(s, t, trackMap);
+  const bool big = s.slices.size() > kParallelAbove;
+  std::vector<std::uint32_t> trackMap;
+  SortedSlices sorted;
+  // Flow events touch nothing the slice layout touches.
+  inParallel(big, [&] { orderPendingFlows(s); },
+             [&] {
+               matchBeginEnds(s);
+               buildAsyncSlices(s);
+               trackMap = layoutTracks(s, t);
+               for (Slice& sl : s.slices) sl.track = trackMap[sl.track];
+               sorted = sortSlices(s, t);
+               assignDepths(s, t, sorted);
+             });
+  // Both only read the laid-out slices and write different parts of t.
+  inParallel(big, [&] { finishIndices(s, t, trackMap); }, [&] { bindFlows(s, t, sorted, trackMap); });
   t.strings = std::move(s.strings);
   t.metadata = std::move(s.metadata);
   t.issues = std::move(s.issues);

@@ -89,23 +89,18 @@ int phaseRank(char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; }
 void bindFlowsV1(BuilderState& s, Trace& t, const SortedSlices& sorted,
                  const std::vector<std::uint32_t>& trackMap) {
   auto& fl = s.flows;
-  // Bind each event to its slice first, in file order (time order per
-  // thread, so each search starts next to the previous one).
+  // Bind each event to its slice. The events are in (category, id, time)
+  // order (orderPendingFlows); ids grow with time in practice, so per
+  // thread each search starts next to the previous one.
   Fingers fingers(t.tracks.size());
-  for (std::uint32_t k = 0; k < fl.size(); ++k) {
-    PendingFlow& f = fl[k];
-    f.order = k;
+  for (PendingFlow& f : fl) {
     const std::uint32_t track = trackMap[f.track];
     const bool finishNext = f.phase == 'f' && !f.bindEnclosing;
     f.slice = finishNext ? nextSliceFrom(t, track, f.ts, fingers)
                          : enclosingSlice(t, sorted, track, f.ts, fingers);
   }
-  // Then chain them per (category, id) in time order; one id may carry
-  // several flows over time: each 's' starts a chain.
-  std::sort(fl.begin(), fl.end(), [](const PendingFlow& a, const PendingFlow& b) {
-    return std::make_tuple(a.category, a.id, a.ts, phaseRank(a.phase), a.order) <
-           std::make_tuple(b.category, b.id, b.ts, phaseRank(b.phase), b.order);
-  });
+  // Then chain them per (category, id); one id may carry several flows
+  // over time: each 's' starts a chain.
   std::size_t i = 0;
   while (i < fl.size()) {
     std::size_t j = i;
@@ -173,6 +168,15 @@ void bindFlowsV2(BuilderState& s, Trace& t, const SortedSlices& sorted) {
 }
 
 }  // namespace
+
+void orderPendingFlows(BuilderState& s) {
+  auto& fl = s.flows;
+  for (std::uint32_t k = 0; k < fl.size(); ++k) fl[k].order = k;
+  std::sort(fl.begin(), fl.end(), [](const PendingFlow& a, const PendingFlow& b) {
+    return std::make_tuple(a.category, a.id, a.ts, phaseRank(a.phase), a.order) <
+           std::make_tuple(b.category, b.id, b.ts, phaseRank(b.phase), b.order);
+  });
+}
 
 void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
                const std::vector<std::uint32_t>& trackMap) {
