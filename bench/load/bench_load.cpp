@@ -1,4 +1,4 @@
-// gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N]
+// gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1]
 //
 // Times loading FILE with gapscope's reader against a bare chunked simdjson
 // scan of the same file (bare_scan.h). Each run happens in a fresh child
@@ -44,6 +44,7 @@ void finishRun(Run& run, std::chrono::steady_clock::time_point t0) {
 }
 
 std::size_t chunkBytes = 0;  // 0: the reader's default (1 MiB), also for the scan
+bool printIssues = false;
 
 Run measureLoad(const std::string& path, int threads) {
   Run run;
@@ -59,6 +60,9 @@ Run measureLoad(const std::string& path, int threads) {
     run.events = r.trace->eventCount;
     run.slices = r.trace->slices.size();
     run.issues = r.trace->issues.all().size();
+    for (const auto& i : r.trace->issues.all()) {
+      if (printIssues) std::fprintf(stderr, "  issue %s x%llu: %s\n", i.name.c_str(), static_cast<unsigned long long>(i.count), i.description.c_str());
+    }
   }
   return run;  // measured before the trace is freed: freeing is not loading
 }
@@ -98,7 +102,7 @@ Run inChild(bool load, const std::string& path, int threads) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N]\n");
+    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1]\n");
     return 2;
   }
   const std::string path = argv[1];
@@ -110,6 +114,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
     else if (!std::strcmp(argv[i], "--chunk-kb")) chunkBytes = std::strtoull(argv[i + 1], nullptr, 10) << 10;
+    else if (!std::strcmp(argv[i], "--issues")) printIssues = std::strcmp(argv[i + 1], "0") != 0;
   }
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {

@@ -4,7 +4,7 @@
 // the way torch.profiler writes it: profiler steps holding nested CPU ops
 // with record_shapes args, CUDA runtime launches with correlation ids and
 // ac2g flows, kernels with launch configuration args on two streams,
-// memcpy/memset, a few python_function frames, and the metadata events.
+// memcpys, a few python_function frames, and the metadata events.
 #include <zlib.h>
 
 #include <algorithm>
@@ -219,7 +219,7 @@ class Generator {
     const std::int64_t end = t + launchDur + 1000;
     complete("cpu_op", op.name, pid_, pid_, start, end - start, opArgs(op, true));
     gpuWork(corr, t + launchDur, memcpy);
-    now_ = end + 500 + static_cast<std::int64_t>(pick(3000));
+    now_ = end + 2500 + static_cast<std::int64_t>(pick(3000));  // room for the next python frame
   }
 
   void gpuWork(std::uint64_t corr, std::int64_t launchedAt, bool memcpy) {
