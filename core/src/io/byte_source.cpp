@@ -60,6 +60,7 @@ class PlainFileSource final : public ByteSource {
   }
   std::uint64_t storedConsumed() const override { return consumed_; }
   bool rereadable() const override { return true; }
+  int fileDescriptor() const override { return fd_.get(); }
 
  private:
   Fd fd_;

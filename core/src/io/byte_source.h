@@ -26,6 +26,8 @@ class ByteSource {
   bool endedEarly() const { return endedEarly_; }
   // Whether the text can be read again later by offset (for args on demand).
   virtual bool rereadable() const { return false; }
+  // Plain files: the descriptor, for mapping or reading at an offset; else -1.
+  virtual int fileDescriptor() const { return -1; }
   // About how many bytes of JSON text the source holds (exact for plain
   // files; from the gzip trailer for .gz); 0 when unknown. A sizing hint.
   virtual std::uint64_t expectedTextBytes() const { return storedSize_; }

@@ -81,6 +81,8 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
                       const std::shared_ptr<const ArgsSource>& fileArgs, const Locator& locator) {
   using O = PipelineResult::Outcome;
   LoadResult r;
+  r.stats.chunks = pr.chunks;
+  r.stats.rewalkedChunks = pr.rewalkedChunks;
   if (pr.outcome == O::Cancelled) {
     r.cancelled = true;
     return r;

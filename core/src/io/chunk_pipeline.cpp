@@ -2,7 +2,10 @@
 
 #include <simdjson.h>
 
+#include <cerrno>
 #include <chrono>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "json_text.h"
+#include "text_buffer.h"
 
 namespace gapscope::io {
 
@@ -19,39 +23,6 @@ namespace {
 
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 constexpr std::size_t npos = std::string_view::npos;
-
-// A text buffer laid out for the fast parser: data[0] is reserved for the
-// '[' that makes a chunk an array, the text follows, then one byte for a
-// closing ']' and simdjson's padding.
-class TextBuffer {
- public:
-  TextBuffer() = default;
-  explicit TextBuffer(std::size_t textCapacity)
-      : data_(new char[textCapacity + 2 + kPadding]), textCapacity_(textCapacity) {
-    data_[0] = '[';
-  }
-  char* data() { return data_.get(); }
-  const char* data() const { return data_.get(); }
-  char* text() { return data_.get() + 1; }
-  std::size_t textCapacity() const { return textCapacity_; }
-  std::size_t allocated() const { return textCapacity_ + 2 + kPadding; }
-  // Keeps the first `used` text bytes.
-  void grow(std::size_t newCapacity, std::size_t used) {
-    TextBuffer bigger(newCapacity);
-    std::memcpy(bigger.text(), text(), used);
-    *this = std::move(bigger);
-  }
-
- private:
-  std::unique_ptr<char[]> data_;
-  std::size_t textCapacity_ = 0;
-};
-
-TextBuffer bufferHolding(std::string_view text) {
-  TextBuffer b(text.size());
-  std::memcpy(b.text(), text.data(), text.size());
-  return b;
-}
 
 struct Chunk {
   std::uint64_t begin = 0;  // stream offset of the first text byte
@@ -144,7 +115,10 @@ class Pipeline {
     try {
       std::string carry;
       std::uint64_t begin = 0;
-      if (readPrologue(&carry, &begin)) produceChunks(carry, begin);
+      if (readPrologue(&carry, &begin)) {
+        if (src_.fileDescriptor() >= 0 && src_.storedSize() > 0) produceMapped(begin);
+        else produceChunks(carry, begin);
+      }
     } catch (const std::bad_alloc&) {
       producerError_ = "out of memory while reading";
     }
@@ -264,9 +238,80 @@ class Pipeline {
   }
 
   void giveBack(TextBuffer b) {
-    if (!b.data()) return;
+    if (!b || b.mapped()) return;
     std::lock_guard lock(mu_);
     if (pool_.size() < 2) pool_.push_back(std::move(b));
+  }
+
+  // Plain files: each chunk maps its own copy-on-write view of the file (see
+  // text_buffer.h), so the text is never copied; the last chunk, whose
+  // padding may lie past the end of the file, is read.
+  void produceMapped(std::uint64_t begin) {
+    const int fd = src_.fileDescriptor();
+    const std::uint64_t fileSize = src_.storedSize();
+    bool firstChunk = true;
+    while (true) {
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || inFlight_ < maxInFlight_; });
+        if (stop_) return;
+      }
+      if (cancelled()) return;
+      auto chunk = std::make_unique<Chunk>();
+      chunk->begin = begin;
+      chunk->firstInArray = firstChunk;
+      std::size_t want = cfg_.chunkBytes;
+      std::size_t cut = npos;
+      while (begin + want < fileSize) {
+        chunk->buf = TextBuffer::mapFile(fd, fileSize, begin, want);
+        if (!chunk->buf) chunk->buf = readAt(fd, begin, want);
+        if (!chunk->buf) return;
+        cut = findEventSeparatorBackward(std::string_view(chunk->buf.text(), want), want);
+        if (cut != npos) break;
+        want *= 2;  // one event bigger than the chunk
+      }
+      if (cut == npos) {
+        chunk->buf = readAt(fd, begin, static_cast<std::size_t>(fileSize - begin));
+        if (!chunk->buf) return;
+        chunk->textLen = static_cast<std::size_t>(fileSize - begin);
+        chunk->last = true;
+      } else {
+        chunk->textLen = cut + 1;
+        chunk->commaAt = cut;
+      }
+      begin += chunk->textLen;
+      chunk->storedConsumed = begin;
+      const bool last = chunk->last;
+      {
+        std::lock_guard lock(mu_);
+        if (last) streamEnd_ = begin;
+        work_.push_back(chunk.get());
+        produced_.push_back(std::move(chunk));
+        ++inFlight_;
+      }
+      cv_.notify_all();
+      if (last) return;
+      firstChunk = false;
+    }
+  }
+
+  // Reads file bytes [offset, offset + length) into a heap buffer; on a
+  // read error records it and returns an empty buffer.
+  TextBuffer readAt(int fd, std::uint64_t offset, std::size_t length) {
+    TextBuffer b(length);
+    std::size_t done = 0;
+    while (done < length) {
+      ssize_t r = ::pread(fd, b.text() + done, length - done, static_cast<off_t>(offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        std::lock_guard lock(mu_);
+        producerError_ = "read error at byte " + std::to_string(offset + done) +
+                         (r == 0 ? ": the file got shorter while loading" : std::string(": ") + std::strerror(errno));
+        return TextBuffer();
+      }
+      done += static_cast<std::size_t>(r);
+    }
+    return b;
   }
 
   // ---- workers ------------------------------------------------------------
@@ -384,6 +429,7 @@ class Pipeline {
   }
 
   void handleChunk(Chunk& c) {
+    ++result_.chunks;
     if (tailMode_) {
       tail_.append(c.text());
       return;
@@ -441,6 +487,7 @@ class Pipeline {
 
   // Exact walk over the elements; see the comment in chunk_pipeline.h.
   Segment careful(std::string_view text, std::uint64_t begin, bool last, bool firstInArray) {
+    ++result_.rewalkedChunks;
     struct Span {
       std::size_t b, e;
     };

@@ -63,6 +63,8 @@ struct PipelineResult {
   std::uint64_t lastCompleteEnd = 0;   // Truncated: end of the last whole event (0: none)
   bool gzipEndedEarly = false;
   std::uint64_t decompressedBytes = 0;
+  std::uint64_t chunks = 0;
+  std::uint64_t rewalkedChunks = 0;
 };
 
 PipelineResult runPipeline(ByteSource& source, const PipelineConfig& config);

@@ -124,14 +124,22 @@ class InternCache {
     if (text.empty()) return kEmptyString;
     const std::uint64_t h = sampleHash(text);
     Entry& e = entries_[h & (kSize - 1)];
-    if (e.hash == h && e.generation == generation_ && builder.str(e.id) == text) return e.id;
-    e = Entry{h, builder.intern(text), generation_};
-    return e.id;
+    if (e.hash == h && e.generation == generation_ && e.size == text.size() &&
+        std::memcmp(e.stored, text.data(), text.size()) == 0) {
+      return e.id;
+    }
+    const StringId id = builder.intern(text);
+    // The string table never moves what it stored: the view stays valid.
+    const std::string_view stored = builder.str(id);
+    e = Entry{h, stored.data(), static_cast<std::uint32_t>(stored.size()), id, generation_};
+    return id;
   }
 
  private:
   struct Entry {
     std::uint64_t hash = 0;
+    const char* stored = nullptr;
+    std::uint32_t size = 0;
     StringId id = kEmptyString;
     std::uint32_t generation = 0;
   };

@@ -27,6 +27,15 @@ struct LoadOptions {
   std::size_t chunkBytes = 0;
 };
 
+// How the text was read, for tests and benchmarks.
+struct LoadStats {
+  std::uint64_t chunks = 0;
+  // Chunks walked again byte by byte because the fast parse failed: a
+  // guessed cut inside an event (see chunk_pipeline.h) or a JSON error.
+  // Zero for a well-formed Kineto trace.
+  std::uint64_t rewalkedChunks = 0;
+};
+
 struct LoadResult {
   // Present whenever anything was read, even when `error` is set: a bad
   // file loses nothing that came before the fault.
@@ -37,6 +46,7 @@ struct LoadResult {
   std::string error;
   bool cancelled = false;
   bool truncated = false;  // the file ended mid-event; `trace` holds all before the cut
+  LoadStats stats;
 
   bool ok() const { return error.empty() && !cancelled; }
 };
