@@ -25,15 +25,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// -o FILE arrives as two positional words (the parser knows only --options).
+// -o FILE (or --output FILE); record takes no positional arguments.
 std::string outputPath(const Args& args) {
-  const auto& pos = args.positional();
-  for (std::size_t i = 0; i < pos.size(); ++i) {
-    if (pos[i] == "-o") {
-      if (i + 1 >= pos.size()) throw std::invalid_argument("-o needs a file name");
-      return pos[i + 1];
-    }
-    throw std::invalid_argument("unexpected argument '" + pos[i] + "'");
+  if (!args.positional().empty()) {
+    throw std::invalid_argument("unexpected argument '" + args.positional().front() + "'");
   }
   return args.get("output");
 }

@@ -15,27 +15,6 @@ struct ReportArgs {
   report::ReportFormat format = report::ReportFormat::Html;
 };
 
-// Args::parse only knows "--key value", so "-o PATH" arrives as two
-// positional words; take them out here.
-std::optional<std::pair<std::string, std::vector<std::string>>> splitOutputOption(const Args& args,
-                                                                                   std::ostream& err) {
-  std::string output = args.get("output");
-  std::vector<std::string> rest;
-  const auto& words = args.positional();
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    if (words[i] != "-o") {
-      rest.push_back(words[i]);
-      continue;
-    }
-    if (i + 1 >= words.size()) {
-      err << "gapscope-cli report: option -o needs a value\n";
-      return std::nullopt;
-    }
-    output = words[++i];
-  }
-  return std::make_pair(output, rest);
-}
-
 // --format wins; otherwise the output's extension; html by default.
 std::optional<report::ReportFormat> chooseFormat(const Args& args, const std::string& output) {
   if (args.has("format")) {
@@ -57,9 +36,8 @@ std::size_t countOption(const Args& args, const std::string& key, std::size_t fa
 }
 
 int runReport(const Args& args, std::ostream& out, std::ostream& err) {
-  auto split = splitOutputOption(args, err);
-  if (!split) return 2;
-  auto [output, words] = *split;
+  const std::string output = args.get("output");
+  const auto& words = args.positional();
   if (words.size() != 1) {
     err << "gapscope-cli report: expected one TRACE argument, got " << words.size()
         << " (see gapscope-cli report --help)\n";

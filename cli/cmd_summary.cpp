@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "command.h"
+#include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/summary.h"
 #include "load_trace.h"
 #include "output.h"
@@ -21,7 +22,17 @@ std::string deviceLabel(std::int32_t device) {
   return device < 0 ? std::string("GPU ?") : "GPU " + std::to_string(device);
 }
 
-void printText(std::ostream& out, const std::string& path, const TraceSummary& s) {
+std::string utilizationText(const analysis::GapSummary& g) {
+  if (!g.hasGpuActivity) return "no GPU activity";
+  std::string text = formatPercent(100.0 * g.utilization) + " of the active window";
+  if (g.deviceUtilization.size() > 1) {
+    for (const auto& [device, u] : g.deviceUtilization) text += ", " + deviceLabel(device) + " " + formatPercent(100.0 * u);
+  }
+  return text;
+}
+
+void printText(std::ostream& out, const std::string& path, const TraceSummary& s,
+               const analysis::GapSummary& g) {
   out << "Trace:        " << path << '\n'
       << "Events:       " << s.events << '\n'
       << "Tracks:       " << s.tracks << '\n'
@@ -36,6 +47,8 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
     out << "GPU busy:     " << deviceLabel(d.device) << ": " << formatTableTime(d.busy) << shareOfSpan(d.busy, s.span())
         << ", " << d.activities << " activities\n";
   }
+  out << "Utilisation:  " << utilizationText(g) << '\n'
+      << "Verdict:      " << g.verdict << '\n';
   if (s.issues.empty()) {
     out << "Import issues: none\n";
     return;
@@ -54,7 +67,7 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
   table.print(out);
 }
 
-void printJson(std::ostream& out, const TraceSummary& s) {
+void printJson(std::ostream& out, const TraceSummary& s, const analysis::GapSummary& g) {
   nlohmann::ordered_json j;
   j["events"] = s.events;
   j["tracks"] = s.tracks;
@@ -68,6 +81,8 @@ void printJson(std::ostream& out, const TraceSummary& s) {
     j["gpu_busy_per_device"].push_back(nlohmann::ordered_json{
         {"device", d.device}, {"busy_us", usNumber(d.busy)}, {"activities", d.activities}});
   }
+  j["utilization"] = g.hasGpuActivity ? nlohmann::ordered_json(g.utilization) : nlohmann::ordered_json(nullptr);
+  j["verdict"] = g.verdict;
   j["memcpys"] = s.memcpys;
   j["memsets"] = s.memsets;
   j["instants"] = s.instants;
@@ -85,7 +100,7 @@ void printJson(std::ostream& out, const TraceSummary& s) {
 
 // Long form, one "field,value" pair per line: per-device busy time and
 // issues get their own fields ("gpu_busy_us.gpu0", "import_issue.NAME").
-void printCsv(std::ostream& out, const TraceSummary& s) {
+void printCsv(std::ostream& out, const TraceSummary& s, const analysis::GapSummary& g) {
   writeCsvRow(out, {"field", "value"});
   auto field = [&](const std::string& name, const std::string& value) { writeCsvRow(out, {name, value}); };
   field("events", std::to_string(s.events));
@@ -96,6 +111,8 @@ void printCsv(std::ostream& out, const TraceSummary& s) {
   field("span_us", formatUs(s.span()));
   field("gpu_busy_us", formatUs(s.gpuBusyTotal));
   for (const auto& d : s.gpuBusy) field("gpu_busy_us.gpu" + std::to_string(d.device), formatUs(d.busy));
+  field("utilization", g.hasGpuActivity ? std::to_string(g.utilization) : "");
+  field("verdict", g.verdict);
   field("memcpys", std::to_string(s.memcpys));
   field("memsets", std::to_string(s.memsets));
   field("instants", std::to_string(s.instants));
@@ -110,10 +127,11 @@ int runSummary(const Args& args, std::ostream& out, std::ostream& err) {
   auto trace = loadTraceForCommand(*path, "summary", err);
   if (!trace) return 1;
   const TraceSummary summary = analysis::summarizeTrace(*trace);
+  const analysis::GapSummary gaps = analysis::summarizeGaps(*trace);
   switch (format) {
-    case OutputFormat::Text: printText(out, *path, summary); break;
-    case OutputFormat::Json: printJson(out, summary); break;
-    case OutputFormat::Csv: printCsv(out, summary); break;
+    case OutputFormat::Text: printText(out, *path, summary, gaps); break;
+    case OutputFormat::Json: printJson(out, summary, gaps); break;
+    case OutputFormat::Csv: printCsv(out, summary, gaps); break;
   }
   return 0;
 }
@@ -121,7 +139,7 @@ int runSummary(const Args& args, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 GAPSCOPE_CLI_COMMAND("summary", "summary TRACE [--format text|json|csv]",
-                     "counts, time span, GPU busy time per device and import issues of a trace", {},
+                     "counts, time span, GPU busy time per device, utilisation and the gap verdict, and import issues of a trace", {},
                      runSummary);
 
 }  // namespace gapscope::cli

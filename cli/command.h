@@ -24,6 +24,11 @@ class Args {
   // Throws std::invalid_argument naming the option when not a number.
   long long getInt(const std::string& key, long long fallback) const;
   double getDouble(const std::string& key, double fallback) const;
+  std::vector<std::string> optionNames() const {
+    std::vector<std::string> names;
+    for (const auto& [key, value] : options_) names.push_back(key);
+    return names;
+  }
 
  private:
   std::vector<std::string> positional_;

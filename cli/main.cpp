@@ -1,4 +1,6 @@
 // gapscope-cli: the analyses of gapscope, headless, for CI and scripts.
+#include <algorithm>
+#include <cctype>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -24,6 +26,14 @@ std::optional<Args> Args::parse(const std::vector<std::string>& argv,
   Args args;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    if (a == "-o") {  // the one short option: the output path
+      if (i + 1 >= argv.size()) {
+        *error = "option -o needs a value";
+        return std::nullopt;
+      }
+      args.options_["output"] = argv[++i];
+      continue;
+    }
     if (a.rfind("--", 0) != 0 || a.size() == 2) {
       args.positional_.push_back(a);
       continue;
@@ -77,6 +87,27 @@ double Args::getDouble(const std::string& key, double fallback) const {
   throw std::invalid_argument("--" + key + " expects a number, got '" + it->second + "'");
 }
 
+// The options a command accepts are the ones its usage line names, so the
+// help text and the parser cannot disagree.
+static std::vector<std::string> acceptedOptions(const Command& cmd) {
+  std::vector<std::string> names{"output"};
+  const std::string& u = cmd.usage;
+  for (std::size_t pos = u.find("--"); pos != std::string::npos; pos = u.find("--", pos + 2)) {
+    std::size_t end = pos + 2;
+    while (end < u.size() && (std::isalnum(static_cast<unsigned char>(u[end])) || u[end] == '-')) ++end;
+    names.push_back(u.substr(pos + 2, end - pos - 2));
+  }
+  return names;
+}
+
+static std::string firstUnknownOption(const Command& cmd, const Args& args) {
+  const auto accepted = acceptedOptions(cmd);
+  for (const auto& name : args.optionNames()) {
+    if (std::find(accepted.begin(), accepted.end(), name) == accepted.end()) return name;
+  }
+  return {};
+}
+
 static void printHelp(std::ostream& out) {
   out << "gapscope-cli " GAPSCOPE_VERSION " - where the GPU waited and why, headless\n\n"
       << "Usage: gapscope-cli COMMAND [ARGS...]\n\nCommands:\n";
@@ -112,6 +143,11 @@ static int runMain(int argc, char** argv) {
   auto args = Args::parse(rest, cmd.flags, &error);
   if (!args) {
     std::cerr << "gapscope-cli " << cmd.name << ": " << error << "\n";
+    return 2;
+  }
+  if (auto unknown = firstUnknownOption(cmd, *args); !unknown.empty()) {
+    std::cerr << "gapscope-cli " << cmd.name << ": unknown option --" << unknown
+              << " (usage: gapscope-cli " << cmd.usage << ")\n";
     return 2;
   }
   try {
