@@ -13,7 +13,8 @@ sample=resources/samples/h200_split_stack.json
 
 packages=(build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev libqcustomplot-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
-  libgtest-dev googletest xvfb xauth desktop-file-utils appstream)
+  libgtest-dev googletest xvfb xauth desktop-file-utils appstream shared-mime-info
+  libxml2-utils groff-base dpkg-dev)
 
 install_missing() {
   local missing=()
