@@ -29,7 +29,8 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
                                        const std::vector<TrackKind>& kinds,
                                        const std::vector<std::int32_t>& device,
                                        const std::vector<std::int64_t>& stream);
-SortedSlices sortSlices(BuilderState& s, Trace& t);
+// Maps slices to their final tracks (trackMap) and sorts them.
+SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);
 void assignDepths(BuilderState& s, Trace& t, SortedSlices& sorted);
 // Puts pending flow events in (category, id, time, file) order; touches
 // nothing but s.flows, so it can run while the slices are laid out.

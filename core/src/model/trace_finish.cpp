@@ -195,8 +195,7 @@ Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args) {
                matchBeginEnds(s);
                buildAsyncSlices(s);
                trackMap = layoutTracks(s, t);
-               for (Slice& sl : s.slices) sl.track = trackMap[sl.track];
-               sorted = sortSlices(s, t);
+               sorted = sortSlices(s, t, trackMap);
                assignDepths(s, t, sorted);
              });
   // Both only read the laid-out slices and write different parts of t.

@@ -140,16 +140,21 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
 
 }  // namespace
 
-SortedSlices sortSlices(BuilderState& s, Trace& t) {
+SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
   const std::size_t n = s.slices.size();
   SortedSlices out;
-  const auto& sl = s.slices;
+  auto& sl = s.slices;
   // Order: (track, start asc, dur desc, file order). Bucket by track first,
   // keeping file order (a counting sort), then sort each track only if it
   // is not in order already: tracers write a thread's events in time
-  // order, so usually nothing is left to sort.
+  // order, so usually nothing is left to sort. (Each pass over a million
+  // slices costs ~10 ms, so the raw-to-final track ids are mapped in the
+  // counting pass.)
   std::vector<std::uint32_t> bucketStart(t.tracks.size() + 1, 0);
-  for (const Slice& x : sl) ++bucketStart[x.track + 1];
+  for (Slice& x : sl) {
+    x.track = trackMap[x.track];
+    ++bucketStart[x.track + 1];
+  }
   std::partial_sum(bucketStart.begin(), bucketStart.end(), bucketStart.begin());
   out.origin.resize(n);
   {
@@ -177,10 +182,9 @@ SortedSlices sortSlices(BuilderState& s, Trace& t) {
   // Slices are the biggest thing in memory: reorder them in place.
   if (!fileOrderKept || !partitionByTrack(s.slices, out.origin, bucketStart)) permuteByCycles(s.slices, out.origin);
   t.slices = std::move(s.slices);
-  for (std::uint32_t j = 0; j < n; ++j) {
-    Track& tr = t.tracks[t.slices[j].track];
-    if (tr.sliceCount == 0) tr.firstSlice = j;
-    ++tr.sliceCount;
+  for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
+    t.tracks[k].firstSlice = bucketStart[k];
+    t.tracks[k].sliceCount = bucketStart[k + 1] - bucketStart[k];
   }
   return out;
 }
