@@ -60,11 +60,11 @@ MainWindow::MainWindow(QWidget* parent)
   setCentralWidget(stack_);
 
   buildActions();
+  setupRecorder();
   buildDocks();
   buildMenus();
   buildToolBar();
   buildStatusBar();
-  setupRecorder();
   defaultState_ = saveState(kStateVersion);
   restoreSettings();
   updateRecent();
@@ -87,7 +87,7 @@ MainWindow::~MainWindow() = default;
 TimelineWidget* MainWindow::timeline() const { return timelineView_->timeline(); }
 
 void MainWindow::buildActions() {
-  openAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Trace…"), this);
+  openAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
   openAction_->setObjectName(QStringLiteral("openAction"));
   openAction_->setShortcut(QKeySequence::Open);
   openAction_->setToolTip(tr("Open a Chrome trace (.json, .json.gz) from torch.profiler / Kineto"));
@@ -129,6 +129,7 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  if (recordAction_) file->addAction(recordAction_);
   sampleMenu_ = file->addMenu(tr("Open &Sample"));
   for (const QString& name : bundledSamples()) {
     sampleMenu_->addAction(name, this, [this, name] { openSample(name); });
@@ -169,6 +170,7 @@ void MainWindow::buildToolBar() {
   QToolBar* bar = addToolBar(tr("Main"));
   bar->setObjectName(QStringLiteral("mainToolBar"));
   bar->setMovable(false);
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   bar->addAction(openAction_);
   if (recordAction_) bar->addAction(recordAction_);
   bar->addSeparator();
@@ -277,7 +279,7 @@ QWidget* MainWindow::buildWelcome() {
   if (!samples.isEmpty()) {
     auto* sample = new QPushButton(tr("Open the Sample Trace (%1)").arg(samples.first()), page);
     sample->setObjectName(QStringLiteral("welcomeSample"));
-    sample->setToolTip(tr("A PyTorch trace recorded on an NVIDIA H200: many tiny kernels, so launch gaps dominate"));
+    sample->setToolTip(tr("A trace recorded on an NVIDIA H200 (see resources/samples/PROVENANCE.md)"));
     connect(sample, &QPushButton::clicked, this, [this] { openSample(); });
     column->addWidget(sample);
   }

@@ -41,13 +41,13 @@ TEST(GapOverlay, PutsStreamGapsOnTheirLaneAndDeviceGapsOnTheGroup) {
   const std::uint32_t stream7 = layout.groups()[0].lanes[0];
   const std::uint32_t stream9 = layout.groups()[0].lanes[1];
   ASSERT_EQ(overlay.laneGaps(stream7).size(), 2u);
-  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7)[0]].start, 1000);
-  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7)[1]].dur, 10000);
+  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7).indices[0]].start, 1000);
+  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7).indices[1]].dur, 10000);
   EXPECT_TRUE(overlay.laneGaps(stream9).empty());  // one kernel: no idle inside its window
   const auto& device = overlay.groupGaps(0);
   ASSERT_EQ(device.size(), 3u);
-  EXPECT_EQ(gaps.gaps[device[1]].start, 4000);
-  EXPECT_EQ(gaps.gaps[device[1]].dur, 4000);
+  EXPECT_EQ(gaps.gaps[device.indices[1]].start, 4000);
+  EXPECT_EQ(gaps.gaps[device.indices[1]].dur, 4000);
   EXPECT_EQ(overlay.shown(), 5u);
 }
 
@@ -58,7 +58,7 @@ TEST(GapOverlay, MinimumDurationFilters) {
   const GapOverlay overlay(t, layout, gaps, 4500);
   const std::uint32_t stream7 = layout.groups()[0].lanes[0];
   ASSERT_EQ(overlay.laneGaps(stream7).size(), 1u);
-  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7)[0]].start, 4000);
+  EXPECT_EQ(gaps.gaps[overlay.laneGaps(stream7).indices[0]].start, 4000);
   ASSERT_EQ(overlay.groupGaps(0).size(), 1u);  // [9000, 14000)
   EXPECT_EQ(overlay.shown(), 2u);
 }
@@ -74,10 +74,10 @@ TEST(GapOverlay, RectsAreColouredByCauseAndMergeWhenZoomedOut) {
   ASSERT_EQ(rects.size(), 2u);
   EXPECT_FLOAT_EQ(rects[0].x0, 10);
   EXPECT_FLOAT_EQ(rects[0].x1, 30);
-  EXPECT_EQ(rects[0].colour, static_cast<std::uint16_t>(gaps.gaps[lane[0]].cause));
+  EXPECT_EQ(rects[0].colour, static_cast<std::uint16_t>(gaps.gaps[lane.indices[0]].cause));
   rects.clear();
   computeGapRects(gaps, lane, TimeScale::fit(0, 15000000, 10), rects);  // both in one pixel
   ASSERT_EQ(rects.size(), 1u);
   EXPECT_TRUE(rects[0].merged);
-  EXPECT_EQ(rects[0].index, lane[1]);  // the longest decides
+  EXPECT_EQ(rects[0].index, lane.indices[1]);  // the longest decides
 }

@@ -153,3 +153,41 @@ TEST(TimelineLayout, NamesLoseStraySpaces) {
   EXPECT_EQ(layout.lanes()[0].name, "stream 7");
   EXPECT_EQ(layout.groups()[0].name, "GPU 0");
 }
+
+TEST(RowSlices, GallopFindsWhatBisectionFinds) {
+  std::vector<Slice> slices(1000);
+  for (std::uint32_t i = 0; i < slices.size(); ++i) slices[i].start = static_cast<TimeNs>(i / 3) * 10;  // ties too
+  const RowSlices row(slices.data(), 0u, static_cast<std::uint32_t>(slices.size()));
+  for (std::uint32_t from : {0u, 1u, 17u, 500u, 998u, 999u, 1000u}) {
+    for (TimeNs t = -5; t < 3400; t += 7) {
+      const std::uint32_t expect = std::max(from, row.lowerBoundStart(t, 0));
+      EXPECT_EQ(row.gallopStart(t, from), std::min<std::uint32_t>(expect, 1000)) << from << " " << t;
+    }
+  }
+}
+
+TEST(RowSlices, BucketIndexAnswersLikeBisection) {
+  // Bursty starts: long quiet stretches and dense clusters, with ties.
+  std::vector<Slice> slices;
+  TimeNs t = 0;
+  for (int burst = 0; burst < 40; ++burst) {
+    t += 1000000;
+    for (int i = 0; i < 300; ++i) {
+      slices.emplace_back();
+      slices.back().start = t;
+      t += (i % 5 == 0) ? 0 : 3;
+    }
+  }
+  const auto n = static_cast<std::uint32_t>(slices.size());
+  StartBuckets buckets;
+  buckets.build(n, [&](std::uint32_t k) { return slices[k].start; });
+  ASSERT_FALSE(buckets.empty());
+  const RowSlices plain(slices.data(), 0u, n);
+  const RowSlices indexed = plain.withBuckets(&buckets);
+  for (TimeNs q = -10; q < t + 10; q += 997) {
+    for (std::uint32_t from : {0u, 5u, 3000u, n - 1, n}) {
+      EXPECT_EQ(indexed.lowerBoundStart(q, from), plain.lowerBoundStart(q, from)) << q << " " << from;
+      EXPECT_EQ(indexed.gallopStart(q, from), plain.gallopStart(q, from)) << q << " " << from;
+    }
+  }
+}

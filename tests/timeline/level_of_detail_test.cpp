@@ -135,12 +135,16 @@ TEST(LevelOfDetail, AWideSliceAfterATinyOneInTheSamePixelIsNotSkipped) {
 
 TEST(LevelOfDetail, EveryOccupiedPixelAndNothingElseIsMarked) {
   std::mt19937_64 rng(42);
-  for (int round = 0; round < 40; ++round) {
+  int coarseJumps = 0;
+  for (int round = 0; round < 60; ++round) {
+    // Small rows are bisected; big ones (over StartBuckets::kMinElements) use
+    // the time-bucket index, and zoomed out its coarse jumps.
+    const int count = round % 4 >= 2 ? 30000 : 3000;
     std::vector<Span> spans;
     TimeNs t = 0;
     std::geometric_distribution<TimeNs> gap(0.05), dur(round % 2 ? 0.002 : 0.2);
     const char* names[] = {"a", "b", "c"};
-    for (int i = 0; i < 3000; ++i) {
+    for (int i = 0; i < count; ++i) {
       t += 1 + gap(rng);  // never touching: touching slices could nest
       const TimeNs d = 1 + dur(rng);
       spans.push_back({t, d, names[i % 3]});
@@ -149,16 +153,20 @@ TEST(LevelOfDetail, EveryOccupiedPixelAndNothingElseIsMarked) {
     const Trace trace = threadTrace(spans);
     const auto layout = TimelineLayout::build(trace);
     ASSERT_EQ(layout.rows().size(), 1u);
-    std::uniform_real_distribution<double> zoom(0.05, 50.0);
+    EXPECT_EQ(layout.rows()[0].buckets.empty(), count < 4096);
+    std::uniform_real_distribution<double> logZoom(std::log(0.05), std::log(count > 4096 ? 50000.0 : 2000.0));
     std::uniform_int_distribution<TimeNs> start(-100, t);
-    const TimeScale scale(start(rng), zoom(rng), 640);
+    const TimeScale scale(start(rng), std::exp(logZoom(rng)), 640);
+    const auto& buckets = layout.rows()[0].buckets;
+    if (!buckets.empty() && static_cast<double>(buckets.width()) <= scale.nsPerPixel()) ++coarseJumps;
     std::vector<SliceRect> rects;
     computeRowRects(trace, layout, 0, scale, rects);
     EXPECT_EQ(markedPixels(rects, scale), occupiedPixels(layout.rowSlices(trace, 0), scale))
-        << "round " << round;
+        << "round " << round << " ns/px " << scale.nsPerPixel();
     EXPECT_LE(rects.size(), 641u);
     for (std::size_t i = 1; i < rects.size(); ++i) EXPECT_LE(rects[i - 1].x0, rects[i].x0);
   }
+  EXPECT_GE(coarseJumps, 3);  // the coarse path was really exercised
 }
 
 TEST(LevelOfDetail, OverlappingRowsAreDrawnWithoutJumping) {

@@ -17,7 +17,9 @@ namespace {
 
 QString binLabel(const timeline::DurationHistogram& h, std::size_t i) {
   if (h.lo[i] == std::numeric_limits<TimeNs>::min()) return QObject::tr("< 0");
-  return QString::fromStdString(timeline::formatDuration(h.lo[i]));
+  // Bin edges are 1-2-5 numbers: "2 µs", "500 ns", no decimals needed.
+  const TimeNs lo = h.lo[i];
+  return QString::fromStdString(timeline::formatTimeLabel(lo, lo > 0 ? lo : 1, timeline::labelUnitFor(lo)));
 }
 
 QSharedPointer<QCPAxisTickerText> binTicker(const timeline::DurationHistogram& h) {
@@ -101,10 +103,20 @@ void ChartsPanel::styleAxes(QCustomPlot* plot) {
     axis->grid()->setPen(QPen(p.color(QPalette::Mid), 0, Qt::DotLine));
   }
   plot->xAxis->setTickLabelRotation(-30);
-  plot->xAxis->setLabel(tr("from"));
+  plot->xAxis->setLabel(tr("bins from (each up to the next)"));
   plot->legend->setBrush(p.color(QPalette::Base));
   plot->legend->setTextColor(text);
   plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+}
+
+void ChartsPanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) {
+    styleAxes(gapPlot_);
+    styleAxes(queuePlot_);
+    gapPlot_->replot();
+    queuePlot_->replot();
+  }
 }
 
 void ChartsPanel::rebuild() {

@@ -38,6 +38,9 @@ class ChartsPanel : public QWidget {
   void activateGapBin(std::size_t bin, analysis::GapCause cause);
   void activateQueueBin(std::size_t bin);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  signals:
   // The gap list should show only gaps with lo <= duration < hi.
   void gapRangePicked(qint64 lo, qint64 hi);

@@ -35,11 +35,13 @@ const QString& NameCache::label(StringId id) {
 QString shortenName(const QString& name) {
   QString s = name;
   if (s.startsWith(QLatin1String("void "))) s.remove(0, 5);
+  s.remove(QStringLiteral("(anonymous namespace)::"));
   // Keep the outermost template brackets, drop what is inside them and the
   // argument list: names of templated kernels run to hundreds of characters.
   QString out;
   out.reserve(s.size());
   int depth = 0;
+  qsizetype lastScope = -1;  // where the last top-level "::" ends in `out`
   for (qsizetype i = 0; i < s.size(); ++i) {
     const QChar c = s[i];
     if (c == QLatin1Char('(') && depth == 0 && i > 0) break;
@@ -52,8 +54,12 @@ QString shortenName(const QString& name) {
       --depth;
       continue;
     }
-    if (depth == 0) out += c;
+    if (depth > 0) continue;
+    out += c;
+    if (c == QLatin1Char(':') && out.endsWith(QLatin1String("::"))) lastScope = out.size();
   }
+  // The function's own name says the most in a narrow slice; namespaces go.
+  if (lastScope > 0 && lastScope < out.size()) out = out.mid(lastScope);
   out = out.trimmed();
   return out.isEmpty() ? name : out;
 }

@@ -14,8 +14,8 @@ class NameCache {
  public:
   void reset(const Trace* trace);
   const QString& name(StringId id);
-  // The label form: demangled kernel names lose "void ", their argument list
-  // and nested template arguments ("at::native::elementwise_kernel<…>").
+  // The label form: demangled kernel names lose "void ", namespaces, their
+  // argument list and template arguments ("elementwise_kernel<…>").
   const QString& label(StringId id);
 
  private:

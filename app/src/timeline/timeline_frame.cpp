@@ -158,9 +158,9 @@ class FrameBuilder {
     }
   }
 
-  void addGapRects(const std::vector<std::uint32_t>& indices, double y, double h, bool fill) {
+  void addGapRects(const timeline::GapList& list, double y, double h, bool fill) {
     gapRects_.clear();
-    timeline::computeGapRects(*in_.gaps, indices, device_, gapRects_);
+    timeline::computeGapRects(*in_.gaps, list, device_, gapRects_);
     const double minW = 1.0 / in_.key.dpr;
     for (const auto& r : gapRects_) {
       const double x0 = toX(r.x0);

@@ -200,9 +200,9 @@ std::uint32_t TimelineWidget::gapAtPoint(const QPointF& pos) const {
   const auto& overlay = session_->gapOverlay();
   const std::vector<std::uint32_t>* candidates = nullptr;
   if (hit.lane != kNoIndex) {
-    candidates = &overlay.laneGaps(hit.lane);
+    candidates = &overlay.laneGaps(hit.lane).indices;
   } else if (hit.header && hit.group != kNoIndex) {
-    candidates = &overlay.groupGaps(hit.group);
+    candidates = &overlay.groupGaps(hit.group).indices;
   }
   if (!candidates || candidates->empty()) return kNoIndex;
   const auto& gaps = session_->gaps().gaps;

@@ -12,9 +12,8 @@ std::int64_t streamKey(std::int32_t device, std::int64_t stream) {
   return (static_cast<std::int64_t>(device) << 40) ^ stream;
 }
 
-const std::vector<std::uint32_t>& lookup(
-    const std::unordered_map<std::uint32_t, std::vector<std::uint32_t>>& map, std::uint32_t key) {
-  static const std::vector<std::uint32_t> kNone;
+const GapList& lookup(const std::unordered_map<std::uint32_t, GapList>& map, std::uint32_t key) {
+  static const GapList kNone;
   const auto it = map.find(key);
   return it == map.end() ? kNone : it->second;
 }
@@ -22,14 +21,31 @@ const std::vector<std::uint32_t>& lookup(
 struct GapRow {
   const analysis::GapAnalysis& gaps;
   const std::vector<std::uint32_t>& indices;
+  const StartBuckets& bucketIndex;
   const analysis::Gap& at(std::uint32_t k) const { return gaps.gaps[indices[k]]; }
   std::uint32_t size() const { return static_cast<std::uint32_t>(indices.size()); }
   TimeNs start(std::uint32_t k) const { return at(k).start; }
   TimeNs end(std::uint32_t k) const { return at(k).end(); }
   std::uint32_t id(std::uint32_t k) const { return indices[k]; }
+  const StartBuckets* buckets() const { return bucketIndex.empty() ? nullptr : &bucketIndex; }
   std::uint16_t colour(std::uint32_t k) const { return static_cast<std::uint16_t>(at(k).cause); }
+  // Galloping forward from `from`: the walk's queries move right a little at a time.
   std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from) const {
-    const auto it = std::partition_point(indices.begin() + from, indices.end(),
+    std::uint32_t n = size();
+    if (!bucketIndex.empty()) {
+      const auto [a, b] = bucketIndex.range(t);
+      if (from >= b) return from;
+      from = std::max(from, a);
+      n = b;
+    }
+    if (from >= n || start(from) >= t) return from;
+    std::uint32_t lo = from, hi = from + 1, step = 1;
+    while (hi < n && start(hi) < t) {
+      lo = hi;
+      step *= 2;
+      hi = n - hi > step ? hi + step : n;
+    }
+    const auto it = std::partition_point(indices.begin() + lo + 1, indices.begin() + hi,
                                          [&](std::uint32_t g) { return gaps.gaps[g].start < t; });
     return static_cast<std::uint32_t>(it - indices.begin());
   }
@@ -54,25 +70,30 @@ GapOverlay::GapOverlay(const Trace& trace, const TimelineLayout& layout,
     if (g.stream < 0) {
       const std::uint32_t group = groupOfGap(g);
       if (group == kNoIndex) continue;
-      byGroup_[group].push_back(i);
+      byGroup_[group].indices.push_back(i);
     } else {
       const std::uint32_t lane = laneOfGap(g);
       if (lane == kNoIndex) continue;
-      byLane_[lane].push_back(i);
+      byLane_[lane].indices.push_back(i);
     }
     ++shown_;
   }
   // GapAnalysis lists gaps by start already; keep that promise locally.
   const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return gaps.gaps[a].start < gaps.gaps[b].start; };
-  for (auto& [lane, v] : byLane_) std::stable_sort(v.begin(), v.end(), byStart);
-  for (auto& [group, v] : byGroup_) std::stable_sort(v.begin(), v.end(), byStart);
+  for (auto* map : {&byLane_, &byGroup_}) {
+    for (auto& [key, list] : *map) {
+      std::stable_sort(list.indices.begin(), list.indices.end(), byStart);
+      list.buckets.build(static_cast<std::uint32_t>(list.indices.size()),
+                         [&](std::uint32_t k) { return gaps.gaps[list.indices[k]].start; });
+    }
+  }
 }
 
-const std::vector<std::uint32_t>& GapOverlay::laneGaps(std::uint32_t lane) const {
+const GapList& GapOverlay::laneGaps(std::uint32_t lane) const {
   return lookup(byLane_, lane);
 }
 
-const std::vector<std::uint32_t>& GapOverlay::groupGaps(std::uint32_t group) const {
+const GapList& GapOverlay::groupGaps(std::uint32_t group) const {
   return lookup(byGroup_, group);
 }
 
@@ -87,10 +108,11 @@ std::uint32_t GapOverlay::groupOfGap(const analysis::Gap& gap) const {
   return it == groupOfDevice_.end() ? kNoIndex : it->second;
 }
 
-void computeGapRects(const analysis::GapAnalysis& gaps, const std::vector<std::uint32_t>& indices,
-                     const TimeScale& scale, std::vector<IntervalRect>& out) {
+void computeGapRects(const analysis::GapAnalysis& gaps, const GapList& list, const TimeScale& scale,
+                     std::vector<IntervalRect>& out) {
+  const auto& indices = list.indices;
   if (indices.empty()) return;
-  const GapRow row{gaps, indices};
+  const GapRow row{gaps, indices, list.buckets};
   // Gaps of one lane never overlap: the first reaching t0 is a binary search on ends.
   const auto first = std::partition_point(indices.begin(), indices.end(), [&](std::uint32_t g) {
     return gaps.gaps[g].end() < scale.start();

@@ -1,6 +1,7 @@
 // The level-of-detail walk shared by slice rows and the gap overlay (see
 // level_of_detail.h for the idea). `Row` is any start-sorted sequence with
-//   size(), start(k), end(k), id(k), colour(k), lowerBoundStart(t, from).
+//   size(), start(k), end(k), id(k), colour(k), lowerBoundStart(t, from),
+//   buckets() (a StartBuckets*, may be null).
 #pragma once
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "gapscope/timeline/level_of_detail.h"
+#include "gapscope/timeline/start_buckets.h"
 
 namespace gapscope::timeline::detail {
 
@@ -62,8 +64,21 @@ class IntervalWalk {
     if (!mayJump) return k + 1;
     // Skip the rest of this pixel. In a disjoint row only the last interval
     // starting inside the pixel can reach beyond it, so it is not skipped.
-    const std::uint32_t next = row_.lowerBoundStart(scale_.toTime(px + 1), k + 1);
+    const std::uint32_t next = nextPixelStart(scale_.toTime(px + 1), k + 1);
     return next - 1 > k ? next - 1 : next;
+  }
+
+  // The first position starting at or after t (a pixel edge), or - when the
+  // row's time buckets are no wider than a pixel - the first one after the
+  // next bucket edge: that may pass over intervals starting in the next
+  // pixel, but the one just before it is visited and marks that pixel, and
+  // in a disjoint row everything passed over ends before it starts.
+  std::uint32_t nextPixelStart(TimeNs t, std::uint32_t from) const {
+    const StartBuckets* b = row_.buckets();
+    if (b && b->width() > 0 && static_cast<double>(b->width()) <= scale_.nsPerPixel()) {
+      return std::max(from, b->firstFromEdgeAtOrAfter(t));
+    }
+    return row_.lowerBoundStart(t, from);
   }
 
   void flush() {

@@ -102,6 +102,7 @@ void buildRows(const Trace& trace, const Track& track, std::uint32_t laneIndex,
       lastEnd = std::max(lastEnd, s.end());
       row.maxDuration = std::max(row.maxDuration, s.dur);
     }
+    row.buckets.build(view.size(), [&](std::uint32_t k) { return view[k].start; });
   }
 }
 
@@ -128,8 +129,7 @@ void addCounterLane(const Trace& trace, std::uint32_t series, std::uint32_t grou
 
 }  // namespace
 
-std::uint32_t RowSlices::lowerBoundStart(TimeNs t, std::uint32_t from) const {
-  std::uint32_t lo = from, hi = count_;
+std::uint32_t RowSlices::bisect(TimeNs t, std::uint32_t lo, std::uint32_t hi) const {
   while (lo < hi) {
     const std::uint32_t mid = lo + (hi - lo) / 2;
     if ((*this)[mid].start < t) {
@@ -139,6 +139,39 @@ std::uint32_t RowSlices::lowerBoundStart(TimeNs t, std::uint32_t from) const {
     }
   }
   return lo;
+}
+
+std::uint32_t RowSlices::lowerBoundStart(TimeNs t, std::uint32_t from) const {
+  std::uint32_t lo = from, hi = count_;
+  if (buckets_) {
+    const auto [a, b] = buckets_->range(t);
+    if (from >= b) return from;
+    lo = std::max(lo, a);
+    hi = b;
+  }
+  return bisect(t, lo, hi);
+}
+
+std::uint32_t RowSlices::gallopStart(TimeNs t, std::uint32_t from) const {
+  std::uint32_t end = count_;
+  if (buckets_) {
+    // The bucket bounds the answer: gallop inside it, from `from` or its first position.
+    const auto [a, b] = buckets_->range(t);
+    if (from >= b) return from;
+    from = std::max(from, a);
+    end = b;
+  }
+  if (from >= end || (*this)[from].start >= t) return from;
+  // Invariant: start(lo) < t; find hi with start(hi) >= t (or the end).
+  std::uint32_t lo = from;
+  std::uint32_t step = 1;
+  std::uint32_t hi = from + 1;
+  while (hi < end && (*this)[hi].start < t) {
+    lo = hi;
+    step *= 2;
+    hi = end - hi > step ? hi + step : end;
+  }
+  return bisect(t, lo + 1, hi);
 }
 
 std::uint32_t RowSlices::lowerBoundEnd(TimeNs t) const {
@@ -243,8 +276,9 @@ TimelineLayout TimelineLayout::build(const Trace& trace) {
 
 RowSlices TimelineLayout::rowSlices(const Trace& trace, std::uint32_t row) const {
   const LayoutRow& r = rows_[row];
-  if (!r.indices.empty()) return RowSlices(trace.slices.data(), r.indices.data(), r.count);
-  return RowSlices(trace.slices.data(), r.first, r.count);
+  const RowSlices view = r.indices.empty() ? RowSlices(trace.slices.data(), r.first, r.count)
+                                           : RowSlices(trace.slices.data(), r.indices.data(), r.count);
+  return view.withBuckets(&r.buckets);
 }
 
 std::uint32_t TimelineLayout::laneOfTrack(std::uint32_t track) const {

@@ -19,9 +19,8 @@ struct SliceRow {
   TimeNs end(std::uint32_t k) const { return slices[k].end(); }
   std::uint32_t id(std::uint32_t k) const { return slices.sliceIndex(k); }
   std::uint16_t colour(std::uint32_t k) const { return layout.colourClass(slices[k]); }
-  std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from) const {
-    return slices.lowerBoundStart(t, from);
-  }
+  std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from) const { return slices.gallopStart(t, from); }
+  const StartBuckets* buckets() const { return slices.buckets(); }
 };
 
 }  // namespace

@@ -12,8 +12,18 @@
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/timeline/layout.h"
 #include "gapscope/timeline/level_of_detail.h"
+#include "gapscope/timeline/start_buckets.h"
 
 namespace gapscope::timeline {
+
+// The gaps drawn on one lane or header, sorted by start, with an index for
+// fast searches by time.
+struct GapList {
+  std::vector<std::uint32_t> indices;  // into GapAnalysis::gaps
+  StartBuckets buckets;
+  bool empty() const { return indices.empty(); }
+  std::size_t size() const { return indices.size(); }
+};
 
 class GapOverlay {
  public:
@@ -22,10 +32,9 @@ class GapOverlay {
   GapOverlay(const Trace& trace, const TimelineLayout& layout,
              const analysis::GapAnalysis& gaps, TimeNs minGapNs);
 
-  // Gap indices (into GapAnalysis::gaps) of a stream lane / a device group,
-  // sorted by start; empty when none.
-  const std::vector<std::uint32_t>& laneGaps(std::uint32_t lane) const;
-  const std::vector<std::uint32_t>& groupGaps(std::uint32_t group) const;
+  // The gaps of a stream lane / of a device group's header; empty when none.
+  const GapList& laneGaps(std::uint32_t lane) const;
+  const GapList& groupGaps(std::uint32_t group) const;
   TimeNs minGapNs() const { return minGapNs_; }
   std::size_t shown() const { return shown_; }
 
@@ -34,17 +43,17 @@ class GapOverlay {
   std::uint32_t groupOfGap(const analysis::Gap& gap) const;
 
  private:
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> byLane_;
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> byGroup_;
+  std::unordered_map<std::uint32_t, GapList> byLane_;
+  std::unordered_map<std::uint32_t, GapList> byGroup_;
   std::unordered_map<std::int64_t, std::uint32_t> laneOfStream_;  // key: device << 40 | stream
   std::unordered_map<std::int32_t, std::uint32_t> groupOfDevice_;
   TimeNs minGapNs_ = 0;
   std::size_t shown_ = 0;
 };
 
-// Rectangles of the gaps `indices` (sorted, disjoint) in `scale`; `index`
+// Rectangles of the gaps of `list` (sorted, disjoint) in `scale`; `index`
 // is a gap index, `colour` the GapCause as a number.
-void computeGapRects(const analysis::GapAnalysis& gaps, const std::vector<std::uint32_t>& indices,
-                     const TimeScale& scale, std::vector<IntervalRect>& out);
+void computeGapRects(const analysis::GapAnalysis& gaps, const GapList& list, const TimeScale& scale,
+                     std::vector<IntervalRect>& out);
 
 }  // namespace gapscope::timeline

@@ -19,6 +19,7 @@
 
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
+#include "gapscope/timeline/start_buckets.h"
 
 namespace gapscope::timeline {
 
@@ -39,6 +40,12 @@ class RowSlices {
       : all_(all), first_(first), count_(count) {}
   RowSlices(const Slice* all, const std::uint32_t* indices, std::uint32_t count)
       : all_(all), indices_(indices), count_(count) {}
+  // Searches by start use `buckets` (built over this very row) when given.
+  RowSlices withBuckets(const StartBuckets* buckets) const {
+    RowSlices r = *this;
+    r.buckets_ = buckets && !buckets->empty() ? buckets : nullptr;
+    return r;
+  }
 
   std::uint32_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
@@ -46,15 +53,25 @@ class RowSlices {
   std::uint32_t sliceIndex(std::uint32_t k) const { return indices_ ? indices_[k] : first_ + k; }
   const Slice& operator[](std::uint32_t k) const { return all_[sliceIndex(k)]; }
 
-  // First position whose slice starts at or after t.
+  // First position (at or after `from`) whose slice starts at or after t.
   std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from = 0) const;
+  // The same, searching forward from `from` in growing steps (1, 2, 4, ...)
+  // before bisecting: O(log distance), and the first probes hit memory just
+  // read. The level-of-detail walk asks pixel after pixel, always a little
+  // further on, so this beats a bisection over the whole row.
+  std::uint32_t gallopStart(TimeNs t, std::uint32_t from) const;
+  const StartBuckets* buckets() const { return buckets_; }
   // First position whose slice ends at or after t. Only for disjoint rows,
   // where ends ascend with starts.
   std::uint32_t lowerBoundEnd(TimeNs t) const;
 
  private:
+  // Bisects [lo, hi) for the first start >= t.
+  std::uint32_t bisect(TimeNs t, std::uint32_t lo, std::uint32_t hi) const;
+
   const Slice* all_ = nullptr;
   const std::uint32_t* indices_ = nullptr;
+  const StartBuckets* buckets_ = nullptr;
   std::uint32_t first_ = 0;
   std::uint32_t count_ = 0;
 };
@@ -68,6 +85,7 @@ struct LayoutRow {
   std::uint32_t first = 0;               // contiguous range (when indices is empty)
   std::uint32_t count = 0;
   std::vector<std::uint32_t> indices;    // slice indices, sorted by start
+  StartBuckets buckets;                  // for rows of many slices
 };
 
 struct Lane {
