@@ -1,6 +1,8 @@
 // The application as a user drives it: open a real trace, look at its
 // lanes, click a slice, follow the launch arrow, search, click a gap.
+#include <QAction>
 #include <QDockWidget>
+#include <QSettings>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
@@ -15,15 +17,23 @@
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include "app_test_support.h"
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
+#include "models/gap_list_model.h"
+#include "panels/analysis_panels.h"
+#include "panels/charts_panel.h"
 #include "panels/details_panel.h"
 #include "panels/issues_panel.h"
 #include "timeline/timeline_widget.h"
 #include "trace_loader.h"
 #include "trace_session.h"
+
+#ifdef GAPSCOPE_APP_HAVE_RECORDER
+#include "gapscope/gpu/recorder.h"
+#endif
 
 using namespace gapscope;
 using namespace gapscope::app;
@@ -190,10 +200,7 @@ TEST_F(OpenWindow, ClickingAGapSelectsItAndHighlightsTheBlamedCpuWork) {
   EXPECT_EQ(s().selection().index, pick);
   EXPECT_EQ(w().details()->field(QStringLiteral("Cause")), QString::fromUtf8(analysis::gapCauseLabel(g.cause)));
   EXPECT_FALSE(w().details()->field(QStringLiteral("Why")).isEmpty());
-
-  // The gap list does what the click did, plus the blamed CPU work.
-  s().clearSelection();
-  s().focusGap(pick);
+  // The CPU work blamed for it lights up, and the view takes in its launch call.
   const auto& hl = s().highlights();
   EXPECT_NE(std::find(hl.begin(), hl.end(), g.launch), hl.end());
   EXPECT_LE(w().timeline()->scale().start(), std::min(g.start, trace().slices[g.launch].start));
@@ -328,3 +335,95 @@ TEST(MainWindowStart, OffersTheBundledSample) {
   EXPECT_GT(w.session()->trace().slices.size(), 100u);
   EXPECT_TRUE(w.timeline()->isVisible());
 }
+
+TEST_F(OpenWindow, ClickingAGapBarFiltersTheGapListAndFocusesItsLongestGap) {
+  ChartsPanel* charts = w().charts();
+  w().findChild<QDockWidget*>(QStringLiteral("chartsDock"))->raise();
+  waitUntil([&] { return charts->gapPlot()->isVisible() && charts->gapPlot()->width() > 100; });
+  charts->gapPlot()->replot();
+  const auto& h = charts->gapHistogram();
+  ASSERT_GT(h.bins(), 0u);
+  // The fullest bin's launch-overhead bar, clicked at its middle.
+  std::size_t bin = 0;
+  for (std::size_t b = 0; b < h.bins(); ++b) bin = h.count[b] > h.count[bin] ? b : bin;
+  const auto cause = analysis::GapCause::LaunchOverhead;
+  QCPBars* bars = nullptr;
+  for (int i = 0; i < charts->gapPlot()->plottableCount(); ++i) {
+    if (charts->gapPlot()->plottable(i)->name() == QString::fromUtf8(analysis::gapCauseLabel(cause))) {
+      bars = qobject_cast<QCPBars*>(charts->gapPlot()->plottable(i));
+    }
+  }
+  ASSERT_NE(bars, nullptr);
+  const double value = bars->data()->at(static_cast<int>(bin))->value;
+  ASSERT_GT(value, 0);
+  const QPoint at(static_cast<int>(bars->keyAxis()->coordToPixel(static_cast<double>(bin))),
+                  static_cast<int>(bars->valueAxis()->coordToPixel(value / 2)));
+  QTest::mouseClick(charts->gapPlot(), Qt::LeftButton, {}, at);
+
+  const auto range = w().gaps()->model()->durationRange();
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->first, h.lo[bin]);
+  EXPECT_EQ(range->second, h.hi[bin]);
+  for (int r = 0; r < w().gaps()->model()->rowCount(); ++r) {
+    const auto& g = s().gaps().gaps[w().gaps()->model()->gapIndex(r)];
+    EXPECT_TRUE(g.dur >= h.lo[bin] && g.dur < h.hi[bin]);
+  }
+  ASSERT_EQ(s().selection().kind, Selection::Kind::Gap);
+  const auto& picked = s().gaps().gaps[s().selection().index];
+  EXPECT_EQ(picked.cause, cause);
+  EXPECT_EQ(picked.stream, -1);  // the histogram counts device gaps
+  for (const auto& g : s().gaps().gaps) {
+    if (g.stream < 0 && g.cause == cause && h.binOf(g.dur) == bin) {
+      EXPECT_LE(g.dur, picked.dur);
+    }
+  }
+}
+
+TEST_F(OpenWindow, AQueueTimeBarHighlightsTheLaunchesItCounts) {
+  ChartsPanel* charts = w().charts();
+  const auto& h = charts->queueHistogram();
+  ASSERT_GT(h.bins(), 0u);
+  std::size_t bin = 0;
+  for (std::size_t b = 0; b < h.bins(); ++b) bin = h.count[b] > h.count[bin] ? b : bin;
+  charts->activateQueueBin(bin);
+  EXPECT_EQ(s().highlights().size(), h.count[bin]);
+  for (std::uint32_t call : s().highlights()) {
+    EXPECT_TRUE(isLaunchCallName(trace().str(trace().slices[call].name)));
+  }
+  EXPECT_NE(s().selectedSlice(), kNoIndex);
+}
+
+TEST(MainWindowSettings, RemembersTheDockLayout) {
+  ensureApp();
+  {
+    MainWindow first;
+    first.show();
+    auto* charts = first.findChild<QDockWidget*>(QStringLiteral("chartsDock"));
+    ASSERT_NE(charts, nullptr);
+    charts->close();
+    first.close();  // saves the layout
+  }
+  {
+    MainWindow second;
+    second.show();
+    EXPECT_FALSE(second.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->isVisible());
+    EXPECT_TRUE(second.findChild<QDockWidget*>(QStringLiteral("detailsDock"))->isVisible());
+    second.close();
+  }
+  QSettings().remove(QStringLiteral("mainWindow"));
+}
+
+#ifdef GAPSCOPE_APP_HAVE_RECORDER
+TEST(MainWindowStart, TheRecordButtonSaysWhyItIsOff) {
+  ensureApp();
+  MainWindow w;
+  auto* record = w.findChild<QAction*>(QStringLiteral("recordAction"));
+  ASSERT_NE(record, nullptr);
+  ASSERT_TRUE(waitUntil([&] { return !record->toolTip().startsWith(QStringLiteral("Checking")); }));
+  const gpu::Availability a = gpu::recordingAvailability();
+  EXPECT_EQ(record->isEnabled(), a.available);
+  if (!a.available) {
+    EXPECT_TRUE(record->toolTip().contains(QString::fromStdString(a.reason))) << record->toolTip().toStdString();
+  }
+}
+#endif

@@ -345,7 +345,7 @@ void TimelineWidget::clickAt(const QPointF& pos) {
   }
   const std::uint32_t gap = gapAtPoint(pos);
   if (gap != kNoIndex) {
-    session_->selectGap(gap);
+    session_->focusGap(gap);  // select it, highlight the CPU work blamed for it
     return;
   }
   if (group != kNoIndex) {
