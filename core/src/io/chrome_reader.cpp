@@ -2,6 +2,7 @@
 // outcome into a Trace, import issues and a one-line error.
 #include "gapscope/io/chrome_reader.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -83,6 +84,7 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
   LoadResult r;
   r.stats.chunks = pr.chunks;
   r.stats.rewalkedChunks = pr.rewalkedChunks;
+  r.stats.parseSeconds = pr.seconds;
   if (pr.outcome == O::Cancelled) {
     r.cancelled = true;
     return r;
@@ -119,7 +121,9 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
   if (unknown) b.issues().add("unknown_phase", Severity::Warning, firstUnknown, phases, unknown);
   if (r.truncated) addTruncatedIssue(pr, b.issues());
   std::shared_ptr<const ArgsSource> args = fileArgs ? fileArgs : makeArenaArgsSource(std::move(pr.arenas));
+  const auto t0 = std::chrono::steady_clock::now();
   r.trace = b.finish(std::move(args));
+  r.stats.finishSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 
@@ -144,7 +148,9 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
     return r;
   }
   const bool plain = source->rereadable();
+  const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, plain ? ArgsStorage::SourceOffsets : ArgsStorage::Arena));
+  pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Locator locator = [&](std::uint64_t offset) {
     std::string ignored;
     std::unique_ptr<ByteSource> again = openFileSource(path, &ignored);
@@ -157,7 +163,9 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
 
 LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, const std::string& name) {
   std::unique_ptr<ByteSource> source = openMemorySource(json);
+  const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, ArgsStorage::Arena));
+  pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Locator locator = [&](std::uint64_t offset) {
     std::unique_ptr<ByteSource> again = openMemorySource(json);
     return locate(*again, offset);

@@ -65,6 +65,7 @@ struct PipelineResult {
   std::uint64_t decompressedBytes = 0;
   std::uint64_t chunks = 0;
   std::uint64_t rewalkedChunks = 0;
+  double seconds = 0;  // set by the caller
 };
 
 PipelineResult runPipeline(ByteSource& source, const PipelineConfig& config);

@@ -34,6 +34,8 @@ struct LoadStats {
   // guessed cut inside an event (see chunk_pipeline.h) or a JSON error.
   // Zero for a well-formed Kineto trace.
   std::uint64_t rewalkedChunks = 0;
+  double parseSeconds = 0;   // reading, parsing and merging the chunks (wall)
+  double finishSeconds = 0;  // TraceBuilder::finish(): sorting, depths, flows, indices (wall)
 };
 
 struct LoadResult {
