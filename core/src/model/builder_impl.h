@@ -116,6 +116,13 @@ struct BuilderState {
 
   std::uint32_t trackFor(ChromeId pid, ChromeId tid);
   std::uint32_t processFor(ChromeId pid);
+  SliceKind kindOf(StringId category);
+
+  // Per-event lookups, cached: events come in runs on one thread, and a
+  // trace has a handful of categories.
+  TrackKey lastTrackKey{};
+  std::uint32_t lastTrack = kNoIndex;
+  std::vector<std::int8_t> kindByCategory;  // -1: not looked up yet
   void note(TimeNs t) {
     if (t < minTime) minTime = t;
     if (t > maxTime) maxTime = t;

@@ -9,13 +9,22 @@ namespace detail {
 
 std::uint32_t BuilderState::trackFor(ChromeId pid, ChromeId tid) {
   TrackKey key{pid, tid};
+  if (lastTrack != kNoIndex && key == lastTrackKey) return lastTrack;
+  lastTrackKey = key;
   auto it = trackIndex.find(key);
-  if (it != trackIndex.end()) return it->second;
+  if (it != trackIndex.end()) return lastTrack = it->second;
   auto id = static_cast<std::uint32_t>(tracks.size());
   tracks.push_back(RawTrack{key, kEmptyString, std::nullopt});
   trackIndex.emplace(key, id);
   processFor(pid);
-  return id;
+  return lastTrack = id;
+}
+
+SliceKind BuilderState::kindOf(StringId category) {
+  if (category >= kindByCategory.size()) kindByCategory.resize(strings.size(), -1);
+  std::int8_t& k = kindByCategory[category];
+  if (k < 0) k = static_cast<std::int8_t>(sliceKindForCategory(strings.view(category)));
+  return static_cast<SliceKind>(k);
 }
 
 std::uint32_t BuilderState::processFor(ChromeId pid) {
@@ -50,7 +59,7 @@ static Slice toSlice(detail::BuilderState& s, const SliceEvent& e, std::uint32_t
   slice.category = e.category;
   slice.shapes = e.shapes;
   slice.track = track;
-  slice.kind = sliceKindForCategory(s.strings.view(e.category));
+  slice.kind = s.kindOf(e.category);
   if (e.kernel) {
     slice.kernelInfo = static_cast<std::uint32_t>(s.kernelInfos.size());
     s.kernelInfos.push_back(*e.kernel);
