@@ -2,7 +2,11 @@
 // always a clear message, and nothing lost that came before the fault.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <atomic>
+#include <cstdio>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -303,4 +307,21 @@ TEST(Progress, CancelStopsTheLoad) {
   r = parseChromeTrace(json, o);
   EXPECT_TRUE(r.cancelled);
   EXPECT_LE(calls, 4);
+}
+
+TEST(Files, PipeIsReadWithArgsKeptInMemory) {
+  // A FIFO has no size and cannot be re-read at an offset: args must still be fetchable.
+  std::string json = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{"k":1}}])";
+  TempFile fifo(".json");
+  ASSERT_EQ(mkfifo(fifo.path().c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::FILE* f = std::fopen(fifo.path().c_str(), "wb");
+    std::fwrite(json.data(), 1, json.size(), f);
+    std::fclose(f);
+  });
+  LoadResult r = loadChromeTrace(fifo.path());
+  writer.join();
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.trace->slices.size(), 1u);
+  EXPECT_EQ(r.trace->argsJson(r.trace->slices[0]), R"({"k":1})");
 }

@@ -59,7 +59,8 @@ class PlainFileSource final : public ByteSource {
     return static_cast<std::size_t>(r);
   }
   std::uint64_t storedConsumed() const override { return consumed_; }
-  bool rereadable() const override { return true; }
+  // Pipes and devices (size 0) cannot be read again at an offset.
+  bool rereadable() const override { return storedSize_ > 0; }
   int fileDescriptor() const override { return fd_.get(); }
 
  private:
