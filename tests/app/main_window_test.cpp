@@ -106,8 +106,8 @@ TEST_F(OpenWindow, ShowsCpuThenGpuLanesAndTucksAwayKinetosOwn) {
   EXPECT_TRUE(w().windowTitle().startsWith(QStringLiteral("split_stack_eager.json")));
   EXPECT_TRUE(w().recentFiles().first().endsWith(QStringLiteral("split_stack_eager.json")));
   // The whole trace is in view.
-  EXPECT_LE(w().timeline()->scale().start(), trace().minTime());
-  EXPECT_GE(w().timeline()->scale().end(), trace().maxTime());
+  EXPECT_LE(w().timeline()->scale().start(), s().layout().contentStart());
+  EXPECT_GE(w().timeline()->scale().end(), s().layout().contentEnd());
 }
 
 TEST_F(OpenWindow, ClickingALaunchSelectsItShowsItsArgsAndLinksItsKernel) {
@@ -229,7 +229,7 @@ TEST_F(OpenWindow, KeysZoomPanAndFit) {
   const Slice& sel = trace().slices[s().selectedSlice()];
   EXPECT_NEAR(t->scale().duration(), static_cast<double>(sel.dur) * 1.1, sel.dur * 0.02);
   QTest::keyClick(t, Qt::Key_0);
-  EXPECT_LE(t->scale().start(), trace().minTime());
+  EXPECT_LE(t->scale().start(), s().layout().contentStart());
 }
 
 TEST_F(OpenWindow, ADragOnTheAxisMeasuresARange) {

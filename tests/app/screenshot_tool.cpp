@@ -82,14 +82,23 @@ int main(int argc, char** argv) {
   w.resize(1600, 1000);
   w.show();
   save(&w, out, QStringLiteral("welcome.png"));
+  QElapsedTimer loadClock;
+  loadClock.start();
   w.openTrace(trace);
+  bool savedProgress = false;
   while (w.loader()->busy() || !w.session()->hasTrace()) {
     settle(50);
     if (!w.lastError().isEmpty()) {
       std::fprintf(stderr, "%s\n", qPrintable(w.lastError()));
       return 1;
     }
+    // A big trace: show the progress bar half way.
+    if (!savedProgress && loadClock.elapsed() > 3000 && w.loader()->busy()) {
+      save(&w, out, QStringLiteral("loading.png"));
+      savedProgress = true;
+    }
   }
+  std::printf("opened in %.2f s\n", static_cast<double>(loadClock.elapsed()) / 1000.0);
   save(&w, out, QStringLiteral("overview.png"));
 
   // A kernel selected: its launch call highlighted, linked by the arrow.

@@ -191,3 +191,38 @@ TEST(RowSlices, BucketIndexAnswersLikeBisection) {
     }
   }
 }
+
+TEST(TimelineLayout, CuptiOverheadIsTuckedAwayWithKinetosOwnLanes) {
+  TraceBuilder b;
+  const ChromeId overheadPid = b.numericId(-1), cpu = b.numericId(10);
+  b.setProcessName(overheadPid, "CUPTI overhead");
+  b.setProcessSortIndex(overheadPid, -1);
+  auto add = [&](ChromeId pid, const char* cat) {
+    SliceEvent e;
+    e.pid = pid;
+    e.tid = b.numericId(0);
+    e.dur = 5;
+    e.name = b.intern("x");
+    e.category = b.intern(cat);
+    b.addComplete(e);
+  };
+  add(overheadPid, "overhead");
+  add(cpu, "cpu_op");
+  const Trace t = b.finish();
+  const auto layout = TimelineLayout::build(t);
+  ASSERT_EQ(layout.groups().size(), 2u);
+  EXPECT_EQ(layout.groups()[0].kind, GroupKind::Cpu);
+  EXPECT_EQ(layout.groups()[1].kind, GroupKind::Profiler);
+  EXPECT_TRUE(layout.groups()[1].collapsedByDefault);
+  EXPECT_EQ(layout.groups()[1].name, "CUPTI overhead");
+}
+
+TEST(TimelineLayout, ContentRangeIgnoresStraySamplesOfMetadata) {
+  TraceFixture f;
+  f.b.noteTime(-5000000);  // e.g. a metadata event stamped far away
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  EXPECT_EQ(t.minTime(), -5000000);
+  EXPECT_EQ(layout.contentStart(), 0);
+  EXPECT_EQ(layout.contentEnd(), 1000);
+}

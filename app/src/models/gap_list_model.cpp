@@ -76,7 +76,7 @@ QVariant GapListModel::data(const QModelIndex& index, int role) const {
   if (role != Qt::DisplayRole && !sort) return {};
   switch (index.column()) {
     case Start: {
-      const TimeNs rel = g.start - t.minTime();
+      const TimeNs rel = g.start - session_->layout().contentStart();
       return sort ? QVariant(static_cast<qlonglong>(rel))
                   : QVariant(QString::fromStdString(timeline::formatTimeLabel(rel, 1000, 1000000)));
     }

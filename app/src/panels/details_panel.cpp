@@ -22,6 +22,11 @@ constexpr int kSliceRole = Qt::UserRole + 1;
 QString dur(TimeNs ns) { return QString::fromStdString(timeline::formatDuration(ns)); }
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
+// A time since the start of the trace, to the nanosecond.
+QString startText(TimeNs sinceStart) {
+  return QString::fromStdString(timeline::formatTimeLabel(sinceStart, 1, timeline::labelUnitFor(sinceStart)));
+}
+
 QString jsonText(const nlohmann::ordered_json& v) {
   if (v.is_string()) return QString::fromStdString(v.get<std::string>());
   return QString::fromStdString(v.dump());
@@ -98,7 +103,7 @@ void DetailsPanel::showSlice(std::uint32_t index) {
   const Slice& s = t.slices[index];
   add(tr("Name"), qstr(t.str(s.name)));
   add(tr("Category"), qstr(t.str(s.category)));
-  add(tr("Start"), QString::fromStdString(timeline::formatTimeLabel(s.start - t.minTime(), 1, timeline::labelUnitFor(s.start - t.minTime()))));
+  add(tr("Start"), startText(s.start - layout.contentStart()));
   add(tr("Duration"), dur(s.dur));
   add(tr("Self time"), dur(timeline::selfTime(t, layout, index)));
   const std::uint32_t lane = layout.laneOfTrack(s.track);
@@ -157,7 +162,7 @@ void DetailsPanel::showGap(std::uint32_t index) {
   add(tr("Why"), QString::fromStdString(analysis::explainGap(t, g)));
   add(tr("Where"), g.stream >= 0 ? tr("GPU %1, stream %2").arg(g.device).arg(g.stream)
                                  : tr("GPU %1 (no stream busy)").arg(g.device));
-  add(tr("Start"), QString::fromStdString(timeline::formatTimeLabel(g.start - t.minTime(), 1, timeline::labelUnitFor(g.start - t.minTime()))));
+  add(tr("Start"), startText(g.start - session_->layout().contentStart()));
   add(tr("HTA class"), QString::fromUtf8(analysis::htaIdleKindName(g.hta)));
   if (g.before != kNoIndex) addSliceLink(tr("GPU op before"), g.before);
   if (g.after != kNoIndex) addSliceLink(tr("GPU op after"), g.after);

@@ -83,9 +83,10 @@ void TimelineWidget::setScale(const timeline::TimeScale& scale) {
   timeline::TimeScale next = scale.resized(timeAreaWidth());
   if (session_->hasTrace()) {
     // Some room beyond both ends, so the first and last slices are not glued to the edges.
-    const TimeNs span = session_->trace().maxTime() - session_->trace().minTime();
+    const auto& layout = session_->layout();
+    const TimeNs span = layout.contentEnd() - layout.contentStart();
     const TimeNs pad = std::max<TimeNs>(span / 20, 1);
-    next = next.clampedTo(session_->trace().minTime() - pad, session_->trace().maxTime() + pad);
+    next = next.clampedTo(layout.contentStart() - pad, layout.contentEnd() + pad);
   }
   if (next == scale_) return;
   scale_ = next;
@@ -98,7 +99,7 @@ void TimelineWidget::fitAll() {
     setScale(timeline::TimeScale::fit(0, 1000000, timeAreaWidth()));
     return;
   }
-  fitRange(session_->trace().minTime(), session_->trace().maxTime());
+  fitRange(session_->layout().contentStart(), session_->layout().contentEnd());
 }
 
 void TimelineWidget::fitRange(TimeNs start, TimeNs end) {

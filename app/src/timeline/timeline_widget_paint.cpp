@@ -155,12 +155,17 @@ void TimelineWidget::paintFlowArrow(QPainter& p) {
   const auto y0 = rowY(from);
   const auto y1 = rowY(to);
   if (!y0 || !y1) return;
-  const QPointF start(xOf(slices[from].start), *y0);
+  // From under the middle of the launch call (clear of its label) to the
+  // left edge of the GPU work.
+  const double callMid = (xOf(slices[from].start) + xOf(slices[from].end())) / 2;
+  const double below = vertical_.metrics().rowHeight / 2 - 2;
+  const QPointF start(callMid, *y0 + (*y1 > *y0 ? below : -below));
   const QPointF end(xOf(slices[to].start), *y1);
   p.setRenderHint(QPainter::Antialiasing, true);
   QPainterPath path(start);
   const double bend = std::max(30.0, std::abs(end.y() - start.y()) / 2);
-  path.cubicTo(start + QPointF(bend, 0), end - QPointF(bend, 0), end);
+  const double down = end.y() > start.y() ? bend : -bend;
+  path.cubicTo(start + QPointF(0, down), end - QPointF(bend, 0), end);
   p.setPen(QPen(palette_.flow, 1.5));
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);

@@ -25,7 +25,7 @@ std::string trimmed(std::string_view s) {
 std::string groupName(const Trace& trace, const Process& p, GroupKind kind) {
   const std::string name = trimmed(trace.str(p.name));
   const std::string labels = trimmed(trace.str(p.labels));
-  if (kind == GroupKind::Profiler) return chromeIdText(trace, p.pid);
+  if (kind == GroupKind::Profiler) return name.empty() ? chromeIdText(trace, p.pid) : name;
   if (kind == GroupKind::Gpu) {
     std::string head = !labels.empty() ? labels : "GPU " + chromeIdText(trace, p.pid);
     return name.empty() ? head : head + " (" + name + ")";
@@ -201,7 +201,20 @@ bool isProfilerProcess(const Trace& trace, const Process& p) {
   for (std::string_view kineto : {"Spans", "Traces"}) {
     if (pidText == kineto || name == kineto) return true;
   }
-  return false;
+  // Kineto's (and gapscope's recorder's) "CUPTI overhead" process: nothing
+  // but category "overhead" slices (buffer requests and flushes).
+  bool any = false;
+  StringId overhead = kEmptyString;
+  if (!trace.strings.find("overhead", &overhead)) return false;
+  for (std::uint32_t t : p.tracks) {
+    if (t >= trace.tracks.size()) continue;
+    const Track& track = trace.tracks[t];
+    for (const Slice* s = trace.trackBegin(track); s != trace.trackEnd(track); ++s) {
+      if (s->category != overhead) return false;
+      any = true;
+    }
+  }
+  return any;
 }
 
 TimelineLayout TimelineLayout::build(const Trace& trace) {
@@ -266,12 +279,44 @@ TimelineLayout TimelineLayout::build(const Trace& trace) {
     if (!group.lanes.empty()) layout.groups_.push_back(std::move(group));
   }
 
+  layout.setContentRange(trace);
   layout.nameColour_.resize(trace.strings.size());
   for (std::size_t id = 0; id < trace.strings.size(); ++id) {
     const std::string_view name = trace.strings.view(static_cast<StringId>(id));
     layout.nameColour_[id] = isLaunchCallName(name) ? kColourLaunch : hashToPalette(name);
   }
   return layout;
+}
+
+void TimelineLayout::setContentRange(const Trace& trace) {
+  bool any = false;
+  TimeNs lo = 0, hi = 0;
+  const auto extend = [&](TimeNs a, TimeNs b) {
+    lo = any ? std::min(lo, a) : a;
+    hi = any ? std::max(hi, b) : b;
+    any = true;
+  };
+  for (std::uint32_t r = 0; r < rows_.size(); ++r) {
+    const RowSlices slices = rowSlices(trace, r);
+    if (slices.empty()) continue;
+    // Sorted by start: the first starts first; the latest end is the last
+    // one's in a disjoint row, else somewhere within maxDuration of the end.
+    TimeNs end = slices[slices.size() - 1].end();
+    if (!rows_[r].disjoint) {
+      const TimeNs lastStart = slices[slices.size() - 1].start;
+      for (std::uint32_t k = slices.lowerBoundStart(lastStart - rows_[r].maxDuration); k < slices.size(); ++k) {
+        end = std::max(end, slices[k].end());
+      }
+    }
+    extend(slices[0].start, end);
+  }
+  for (const Lane& lane : lanes_) {
+    if (lane.kind != LaneKind::Counter) continue;
+    const auto& ts = trace.counters[lane.counter].ts;
+    if (!ts.empty()) extend(*std::min_element(ts.begin(), ts.end()), *std::max_element(ts.begin(), ts.end()));
+  }
+  contentStart_ = any ? lo : trace.minTime();
+  contentEnd_ = any ? hi : trace.maxTime();
 }
 
 RowSlices TimelineLayout::rowSlices(const Trace& trace, std::uint32_t row) const {

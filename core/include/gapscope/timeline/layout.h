@@ -8,7 +8,8 @@
 // detail and hit testing then binary-search one row at a time.
 //
 // Order: CPU processes, then GPU devices, each by sort index then pid;
-// Kineto's own "Spans" / "Traces" processes go last and start collapsed.
+// the profiler's own processes (Kineto's "Spans", "Traces", "CUPTI
+// overhead") go last and start collapsed.
 // Processes with nothing to draw (Kineto names GPUs 0..15 even when one is
 // used) get no group.
 #pragma once
@@ -136,15 +137,27 @@ class TimelineLayout {
   std::uint32_t rowOfSlice(const Trace& trace, std::uint32_t slice) const;
   std::uint16_t colourClass(const Slice& s) const;
 
+  // The time range the lanes hold (slices and counter samples); "fit all"
+  // shows this, and times are labelled from its start. Trace::minTime()
+  // and maxTime() also count metadata and instants, which some writers
+  // stamp far from the events (at 0, or in another clock domain).
+  TimeNs contentStart() const { return contentStart_; }
+  TimeNs contentEnd() const { return contentEnd_; }
+
  private:
+  void setContentRange(const Trace& trace);
+
   std::vector<Group> groups_;
   std::vector<Lane> lanes_;
   std::vector<LayoutRow> rows_;
   std::vector<std::uint32_t> laneOfTrack_;
   std::vector<std::uint8_t> nameColour_;  // per StringId
+  TimeNs contentStart_ = 0;
+  TimeNs contentEnd_ = 0;
 };
 
-// Kineto's own process ("Spans", "Traces")? Decided from the pid text and name.
+// The profiler's own process ("Spans", "Traces", or one holding only
+// category "overhead" slices, Kineto's "CUPTI overhead")?
 bool isProfilerProcess(const Trace& trace, const Process& p);
 
 }  // namespace gapscope::timeline
