@@ -25,7 +25,7 @@ std::size_t StringTable::Hash::operator()(std::string_view s) const noexcept {
     n -= 8;
   }
   std::uint64_t w = 0;
-  std::memcpy(&w, p, n);
+  if (n) std::memcpy(&w, p, n);  // an empty view may have a null pointer
   h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
   h ^= h >> 29;
   return static_cast<std::size_t>(h);

@@ -114,6 +114,7 @@ void permuteByCycles(std::vector<Slice>& sl, const std::vector<std::uint32_t>& o
 bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin,
                       const std::vector<std::uint32_t>& bucketStart) {
   const std::size_t n = sl.size();
+  if (n == 0) return true;  // (and maybe no tracks at all)
   std::size_t big = 0;
   for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
     if (bucketStart[k + 1] - bucketStart[k] > bucketStart[big + 1] - bucketStart[big]) big = k;
