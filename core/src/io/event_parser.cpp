@@ -93,7 +93,7 @@ std::uint64_t wordHash(std::string_view s) {
     n -= 8;
   }
   std::uint64_t w = 0;
-  std::memcpy(&w, p, n);
+  if (n) std::memcpy(&w, p, n);  // an empty view may have a null pointer
   h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
   return h ^ (h >> 29);
 }
