@@ -81,3 +81,41 @@ TEST(GapOverlay, RectsAreColouredByCauseAndMergeWhenZoomedOut) {
   EXPECT_TRUE(rects[0].merged);
   EXPECT_EQ(rects[0].index, lane.indices[1]);  // the longest decides
 }
+
+TEST(GapOverlay, WideGapRectsAreTheWalksUnmergedOnes) {
+  // Many gaps of growing length on one stream.
+  TraceBuilder b;
+  TimeNs t = 0;
+  for (int i = 0; i < 3000; ++i) {
+    SliceEvent e;
+    e.pid = b.numericId(0);
+    e.tid = b.numericId(7);
+    e.start = t;
+    e.dur = 500;
+    e.name = b.intern("k");
+    e.category = b.intern("kernel");
+    b.addComplete(e);
+    t += 500 + 10 * (i % 97) + (i % 500 == 0 ? 200000 : 0);
+  }
+  const Trace trace = b.finish();
+  const auto layout = TimelineLayout::build(trace);
+  const auto gaps = analysis::analyzeGaps(trace, analysis::GapOptions{.minGapNs = 0});
+  const GapOverlay overlay(trace, layout, gaps, 0);
+  const GapList& list = overlay.laneGaps(layout.groups()[0].lanes[0]);
+  ASSERT_GT(list.size(), 2500u);
+  for (double nsPerPixel : {0.5, 7.0, 300.0, 5000.0, 1e6}) {
+    for (TimeNs start : {TimeNs{-1000}, t / 3}) {
+      const TimeScale scale(start, nsPerPixel, 800);
+      std::vector<IntervalRect> walked, wide;
+      computeGapRects(gaps, list, scale, walked);
+      std::erase_if(walked, [](const IntervalRect& r) { return r.merged; });
+      computeWideGapRects(gaps, list, scale, wide);
+      ASSERT_EQ(wide.size(), walked.size()) << nsPerPixel;
+      for (std::size_t i = 0; i < wide.size(); ++i) {
+        EXPECT_EQ(wide[i].index, walked[i].index);
+        EXPECT_FLOAT_EQ(wide[i].x0, walked[i].x0);
+        EXPECT_FLOAT_EQ(wide[i].x1, walked[i].x1);
+      }
+    }
+  }
+}

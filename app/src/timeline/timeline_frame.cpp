@@ -158,9 +158,12 @@ class FrameBuilder {
     }
   }
 
+  // Only gaps at least a pixel wide: a run of sub-pixel gaps says only "not
+  // fully busy here", which the utilisation strip shows better, and painting
+  // it would cover a zoomed-out lane in red.
   void addGapRects(const timeline::GapList& list, double y, double h, bool fill) {
     gapRects_.clear();
-    timeline::computeGapRects(*in_.gaps, list, device_, gapRects_);
+    timeline::computeWideGapRects(*in_.gaps, list, device_, gapRects_);
     const double minW = 1.0 / in_.key.dpr;
     for (const auto& r : gapRects_) {
       const double x0 = toX(r.x0);

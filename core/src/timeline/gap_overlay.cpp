@@ -85,6 +85,9 @@ GapOverlay::GapOverlay(const Trace& trace, const TimelineLayout& layout,
       std::stable_sort(list.indices.begin(), list.indices.end(), byStart);
       list.buckets.build(static_cast<std::uint32_t>(list.indices.size()),
                          [&](std::uint32_t k) { return gaps.gaps[list.indices[k]].start; });
+      list.longestFirst = list.indices;
+      std::stable_sort(list.longestFirst.begin(), list.longestFirst.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return gaps.gaps[a].dur > gaps.gaps[b].dur; });
     }
   }
 }
@@ -119,6 +122,41 @@ void computeGapRects(const analysis::GapAnalysis& gaps, const GapList& list, con
   });
   detail::IntervalWalk<GapRow> walk(row, scale, out);
   walk.run(static_cast<std::uint32_t>(first - indices.begin()), true);
+}
+
+void computeWideGapRects(const analysis::GapAnalysis& gaps, const GapList& list, const TimeScale& scale,
+                         std::vector<IntervalRect>& out) {
+  // Beyond this many wide gaps the walk is as cheap as sorting them.
+  constexpr std::size_t kDirectLimit = 8192;
+  const double minDur = scale.nsPerPixel() * kMinRectPx;
+  const auto wideEnd = std::partition_point(list.longestFirst.begin(), list.longestFirst.end(), [&](std::uint32_t g) {
+    return static_cast<double>(gaps.gaps[g].dur) >= minDur;
+  });
+  const auto wide = static_cast<std::size_t>(wideEnd - list.longestFirst.begin());
+  if (wide > kDirectLimit) {
+    const std::size_t before = out.size();
+    computeGapRects(gaps, list, scale, out);
+    out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
+                             [](const IntervalRect& r) { return r.merged; }),
+              out.end());
+    return;
+  }
+  std::vector<std::uint32_t> shown;
+  for (auto it = list.longestFirst.begin(); it != wideEnd; ++it) {
+    const auto& g = gaps.gaps[*it];
+    if (g.end() >= scale.start() && g.start <= scale.end()) shown.push_back(*it);
+  }
+  std::sort(shown.begin(), shown.end(), [&](std::uint32_t a, std::uint32_t b) { return gaps.gaps[a].start < gaps.gaps[b].start; });
+  const double w = scale.width();
+  for (std::uint32_t i : shown) {
+    const auto& g = gaps.gaps[i];
+    IntervalRect r;
+    r.x0 = static_cast<float>(std::clamp(scale.toPixel(g.start), -1.0, w + 1));
+    r.x1 = static_cast<float>(std::clamp(scale.toPixel(g.end()), -1.0, w + 1));
+    r.index = i;
+    r.colour = static_cast<std::uint16_t>(g.cause);
+    out.push_back(r);
+  }
 }
 
 }  // namespace gapscope::timeline

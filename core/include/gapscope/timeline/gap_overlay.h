@@ -21,6 +21,7 @@ namespace gapscope::timeline {
 struct GapList {
   std::vector<std::uint32_t> indices;  // into GapAnalysis::gaps
   StartBuckets buckets;
+  std::vector<std::uint32_t> longestFirst;  // gap indices by duration, longest first
   bool empty() const { return indices.empty(); }
   std::size_t size() const { return indices.size(); }
 };
@@ -55,5 +56,12 @@ class GapOverlay {
 // is a gap index, `colour` the GapCause as a number.
 void computeGapRects(const analysis::GapAnalysis& gaps, const GapList& list, const TimeScale& scale,
                      std::vector<IntervalRect>& out);
+
+// Only the gaps at least one pixel wide (what the overlay paints): when few
+// gaps are that long - zoomed out, with millions of tiny gaps - they are
+// taken straight from the longest-first list instead of walking every gap.
+// Same rectangles as computeGapRects without its merged runs.
+void computeWideGapRects(const analysis::GapAnalysis& gaps, const GapList& list, const TimeScale& scale,
+                         std::vector<IntervalRect>& out);
 
 }  // namespace gapscope::timeline
