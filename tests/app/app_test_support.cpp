@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <memory>
@@ -11,17 +12,23 @@
 namespace gapscope::app::testing {
 
 QApplication& ensureApp() {
-  static std::unique_ptr<QApplication> instance;
+  // Never destroyed: tearing QApplication down from a static destructor,
+  // after main() returned, crashes in Qt's own cleanup.
+  static QApplication* instance = nullptr;
   if (!instance) {
     qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    // Settings and the extracted sample go to a directory of this process
+    // alone: ctest runs test processes side by side, and the user's own
+    // settings must stay untouched.
+    static QTemporaryDir home;
+    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/config")).toLocal8Bit());
+    qputenv("XDG_CACHE_HOME", (home.path() + QStringLiteral("/cache")).toLocal8Bit());
     static int argc = 1;
     static char name[] = "app_tests";
     static char* argv[] = {name, nullptr};
-    instance = std::make_unique<QApplication>(argc, argv);
+    instance = new QApplication(argc, argv);
     setupApplication(*instance);
-    // Never touch the user's settings.
     QApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-    QSettings().clear();
   }
   return *instance;
 }

@@ -14,7 +14,7 @@
 namespace gapscope::app::testing {
 
 // The application object (created on first call; QT_QPA_PLATFORM=offscreen
-// unless set). Settings go to a test organisation, cleared once.
+// unless set). Settings and caches live in a temporary directory of this process.
 QApplication& ensureApp();
 
 // Processes events until `done` or `timeoutMs` passes; returns done().
