@@ -5,7 +5,13 @@
 // a memset, a CUDA graph launch of 4 kernels, a cudaDeviceSynchronize, and
 // a ProfilerStep#N annotation every 10,000 ops.
 //
-//   gaps_bench [--events N] [--repeat R]      (default 10,000,000 events, 3 runs)
+//   gaps_bench [--events N] [--repeat R] [--threads T] [--phases]
+//
+// Defaults: 10,000,000 events, 5 runs, the analysis' default threads. The
+// machine the numbers come from is shared, so each figure is the best of
+// the runs, in wall time and in CPU time of the whole process (both
+// threads; page faults included); --phases adds the time of each step of
+// the analysis (wall, and CPU time of the thread that ran it).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -15,9 +21,13 @@
 #include <map>
 #include <ctime>
 #include <string>
+#include <vector>
+
+#include <sys/resource.h>
 
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/model/trace_builder.h"
+#include "analysis/gaps/phase_times.h"
 
 using namespace gapscope;
 
@@ -157,14 +167,71 @@ double cpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+long minorFaults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
+struct Best {
+  double wall = 1e9;
+  double cpu = 1e9;
+  long faults = 0;
+  void add(double w, double c, long f) {
+    if (w < wall) wall = w;
+    if (c < cpu) cpu = c, faults = f;
+  }
+};
+
+// Runs f `repeat` times; best wall and best CPU time.
+template <typename F>
+Best timeRuns(int repeat, F&& f) {
+  Best best;
+  for (int r = 0; r < repeat; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpuSeconds();
+    long f0 = minorFaults();
+    f();
+    best.add(secondsSince(t0), cpuSeconds() - c0, minorFaults() - f0);
+  }
+  return best;
+}
+
+// Per step: the best wall and thread-CPU time over the runs, in the order
+// the steps first finished.
+void printPhases(const std::vector<analysis::gaps_detail::PhaseTime>& all) {
+  std::vector<analysis::gaps_detail::PhaseTime> best;
+  for (const auto& t : all) {
+    auto it = std::find_if(best.begin(), best.end(), [&](const auto& b) { return b.name == t.name; });
+    if (it == best.end()) {
+      best.push_back(t);
+      continue;
+    }
+    it->wallSeconds = std::min(it->wallSeconds, t.wallSeconds);
+    it->threadCpuSeconds = std::min(it->threadCpuSeconds, t.threadCpuSeconds);
+  }
+  std::printf("  %-36s %9s %11s\n", "step (best of the runs)", "wall s", "thread CPU s");
+  for (const auto& b : best)
+    std::printf("  %-36s %9.3f %11.3f\n", b.name.c_str(), b.wallSeconds, b.threadCpuSeconds);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::uint64_t events = 10'000'000;
-  int repeat = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--events") == 0) events = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::max(1, std::atoi(argv[i + 1]));
+  int repeat = 5;
+  int threads = analysis::GapOptions{}.threads;
+  bool phases = false;
+  for (int i = 1; i < argc; ++i) {
+    bool hasValue = i + 1 < argc;
+    if (std::strcmp(argv[i], "--events") == 0 && hasValue) events = std::strtoull(argv[++i], nullptr, 10);
+    else if (std::strcmp(argv[i], "--repeat") == 0 && hasValue) repeat = std::max(1, std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--threads") == 0 && hasValue) threads = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--phases") == 0) phases = true;
+    else {
+      std::fprintf(stderr, "usage: gaps_bench [--events N] [--repeat R] [--threads T] [--phases]\n");
+      return 2;
+    }
   }
   auto t0 = std::chrono::steady_clock::now();
   Generator gen(events);
@@ -173,28 +240,29 @@ int main(int argc, char** argv) {
   std::printf("generated %llu events (%zu slices) in memory in %.2f s (not timed below)\n",
               static_cast<unsigned long long>(gen.events()), trace.slices.size(), buildS);
 
-  double best = 1e9, bestCpu = 1e9, bestSummary = 1e9, bestSummaryCpu = 1e9;
+  analysis::GapOptions options;
+  options.threads = threads;
+  analysis::gaps_detail::PhaseTimes log;
+  if (phases) analysis::gaps_detail::installedPhaseTimes().store(&log);
   analysis::GapAnalysis a;
-  for (int r = 0; r < repeat; ++r) {
-    a = {};  // free the previous result outside the timed part
-    auto t1 = std::chrono::steady_clock::now();
-    double c1 = cpuSeconds();
-    a = analysis::analyzeGaps(trace);
-    bestCpu = std::min(bestCpu, cpuSeconds() - c1);
-    best = std::min(best, secondsSince(t1));
-    auto t2 = std::chrono::steady_clock::now();
-    double c2 = cpuSeconds();
-    analysis::GapSummary s = analysis::summarizeGaps(trace);
-    bestSummaryCpu = std::min(bestSummaryCpu, cpuSeconds() - c2);
-    bestSummary = std::min(bestSummary, secondsSince(t2));
-    if (s.verdict.empty()) return 1;
-  }
-  std::printf("analyzeGaps:   best of %d: %.3f s wall, %.3f s CPU  (%zu listed gaps, %llu unlisted, "
-              "%llu launches, %zu steps)\n",
-              repeat, best, bestCpu, a.gaps.size(), static_cast<unsigned long long>(a.unlistedGaps),
+  Best full = timeRuns(repeat, [&] {
+    a = {};  // the previous result is freed outside the timed part
+    a = analysis::analyzeGaps(trace, options);
+  });
+  auto fullPhases = log.take();
+  analysis::gaps_detail::installedPhaseTimes().store(nullptr);
+  std::string verdict;
+  Best summary = timeRuns(repeat, [&] { verdict = analysis::summarizeGaps(trace, options).verdict; });
+  if (verdict.empty()) return 1;
+
+  std::printf("analyzeGaps (%d thread%s):   best of %d: %.3f s wall, %.3f s CPU, %ld page faults  "
+              "(%zu listed gaps, %llu unlisted, %zu CPU-op entries, %llu launches, %zu steps)\n",
+              threads, threads == 1 ? "" : "s", repeat, full.wall, full.cpu, full.faults, a.gaps.size(),
+              static_cast<unsigned long long>(a.unlistedGaps), a.cpuOps.size(),
               static_cast<unsigned long long>(a.launchStats.count), a.steps.size());
-  std::printf("summarizeGaps: best of %d: %.3f s wall, %.3f s CPU\n", repeat, bestSummary,
-              bestSummaryCpu);
+  std::printf("summarizeGaps (totals and verdict only): best of %d: %.3f s wall, %.3f s CPU\n", repeat,
+              summary.wall, summary.cpu);
   std::printf("verdict: %s\n", a.verdict.line.c_str());
+  if (phases) printPhases(fullPhases);
   return 0;
 }

@@ -48,4 +48,12 @@ TEST(Quantiles, LargeUniformLongTailedNegativeAndConstantInputs) {
   expectMatchesSorting(mixed);
 
   expectMatchesSorting(std::vector<TimeNs>(10000, -3));
+
+  // A range below 2^16: one value per histogram bucket.
+  std::vector<TimeNs> narrow(100000);
+  for (auto& v : narrow) v = 2000 + static_cast<TimeNs>(rng() % 6000);
+  expectMatchesSorting(narrow);
+  std::vector<TimeNs> narrowNegative(100000);
+  for (auto& v : narrowNegative) v = -40000 + static_cast<TimeNs>(rng() % 65536);
+  expectMatchesSorting(narrowNegative);
 }

@@ -105,21 +105,34 @@ SyncMarkers collectSyncMarkers(const Trace& trace) {
 
 bool isCall(SliceKind k) { return k == SliceKind::CudaRuntime || k == SliceKind::CudaDriver; }
 
+// Reserves room for every slice of the CPU tracks: an upper bound that
+// costs address space only, where growing would copy and fault the
+// records in again.
+std::size_t cpuSliceCount(const Trace& trace) {
+  std::size_t n = 0;
+  for (const Track& t : trace.tracks)
+    if (t.kind == TrackKind::CpuThread) n += t.sliceCount;
+  return n;
+}
+
 }  // namespace
 
-CallTable buildCallTable(const Trace& trace, bool withTrees) {
+CallTable buildCallTable(const Trace& trace, std::vector<TrackTree>* trees) {
   CallTable table;
+  if (trees) trees->assign(trace.tracks.size(), {});
   table.threads.resize(trace.tracks.size());
-  if (withTrees) table.trees.resize(trace.tracks.size());
   SyncMarkers markers = collectSyncMarkers(trace);
   NameClasses names(trace);
   std::vector<std::int64_t> correlations;  // of table.calls
+  std::size_t bound = cpuSliceCount(trace);
+  table.calls.reserve(bound);
+  correlations.reserve(bound);
   for (std::uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::CpuThread) continue;
     ThreadCalls& thread = table.threads[ti];
     std::optional<TrackTreeBuilder> tree;
-    if (withTrees) tree.emplace(trace.trackBegin(t), t.sliceCount, table.trees[ti]);
+    if (trees) tree.emplace(trace.trackBegin(t), t.sliceCount, (*trees)[ti]);
     for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
       const Slice& s = trace.slices[i];
       if (tree) tree->add(i - t.firstSlice);

@@ -14,13 +14,8 @@ TrackTree buildTrackTree(const Slice* first, std::uint32_t count) {
   return tree;
 }
 
-CpuBlamer::CpuBlamer(const Trace& trace, std::vector<TrackTree> trees)
-    : trace_(trace), trees_(std::move(trees)), hint_(trace.tracks.size(), 0) {
-  trees_.resize(trace.tracks.size());
-  ready_.resize(trace.tracks.size());
-  for (std::size_t i = 0; i < trees_.size(); ++i)
-    ready_[i] = trees_[i].parent.size() == trace.tracks[i].sliceCount;
-}
+CpuBlamer::CpuBlamer(const Trace& trace, const std::vector<TrackTree>& trees)
+    : trace_(trace), trees_(trees), hint_(trace.tracks.size(), 0) {}
 
 std::uint32_t CpuBlamer::firstStartingAt(std::uint32_t track, TimeNs t) {
   const Track& tr = trace_.tracks[track];
@@ -49,69 +44,122 @@ std::uint32_t CpuBlamer::firstStartingAt(std::uint32_t track, TimeNs t) {
   return lo;
 }
 
-CpuBlamer::~CpuBlamer() = default;
-
-const TrackTree& CpuBlamer::tree(std::uint32_t track) {
-  if (!ready_[track]) {
-    const Track& t = trace_.tracks[track];
-    trees_[track] = buildTrackTree(trace_.trackBegin(t), t.sliceCount);
-    ready_[track] = true;
+void CpuBlamer::blame(std::uint32_t track, TimeNs start, TimeNs end, BlameTotals& totals) {
+  if (end <= start || track >= trace_.tracks.size()) return;
+  const Track& t = trace_.tracks[track];
+  const Slice* first = trace_.trackBegin(t);
+  const std::uint32_t* links = trees_[track].links.data();
+  TimeNs rootTime = 0;
+  auto visit = [&](std::uint32_t local) {
+    std::uint32_t link = links[local];
+    if (link & TrackTree::kSpilled) return;
+    const Slice& s = first[local];
+    TimeNs clip = std::min(s.end(), end) - std::max(s.start, start);
+    if (clip <= 0) return;
+    totals.add(s.name, clip);
+    if (link == TrackTree::kNoParent)
+      rootTime += clip;
+    else
+      totals.add(first[link].name, -clip);
+  };
+  // Slices starting before the window that still run at its start are the
+  // last slice starting before it and that slice's ancestors.
+  std::uint32_t lo = firstStartingAt(track, start);
+  if (lo > 0) {
+    for (std::uint32_t j = lo - 1; j != TrackTree::kNoParent; j = links[j] & ~TrackTree::kSpilled)
+      visit(j);
   }
-  return trees_[track];
+  for (std::uint32_t i = lo; i < t.sliceCount && first[i].start < end; ++i) visit(i);
+  totals.addUntraced((end - start) - rootTime);
 }
 
-void BlameTotals::add(StringId name, TimeNs ns, bool untracedTime) {
-  if (untracedTime) {
-    untraced += ns;
-    return;
+void BlameTotals::addNew(StringId name, TimeNs ns) {
+  if (name >= seen_.size()) {
+    byName_.resize(name + 1, 0);
+    seen_.resize(name + 1, 0);
   }
-  if (name >= byName.size()) {
-    byName.resize(name + 1, 0);
-    seen.resize(name + 1, 0);
+  if (!seen_[name]) {
+    seen_[name] = 1;
+    touched_.push_back(name);
   }
-  if (!seen[name]) {
-    seen[name] = 1;
-    touched.push_back(name);
-  }
-  byName[name] += ns;
+  byName_[name] += ns;
 }
 
 void BlameTotals::addTo(BlameTotals& other) const {
-  for (StringId name : touched) other.add(name, byName[name], false);
-  other.untraced += untraced;
+  for (StringId name : touched_) other.add(name, byName_[name]);
+  other.untraced_ += untraced_;
 }
 
 void BlameTotals::clear() {
-  for (StringId name : touched) {
-    byName[name] = 0;
-    seen[name] = 0;
+  for (StringId name : touched_) {
+    byName_[name] = 0;
+    seen_[name] = 0;
   }
-  touched.clear();
-  untraced = 0;
+  touched_.clear();
+  untraced_ = 0;
 }
+
+namespace {
+
+// Largest self time first; names (then the untraced entry last) break ties.
+bool larger(const CpuOpBlame& a, const CpuOpBlame& b) {
+  if (a.selfNs != b.selfNs) return a.selfNs > b.selfNs;
+  if (a.name != b.name) return a.name < b.name;
+  return a.isUntraced < b.isUntraced;
+}
+
+// A gap has a handful of entries: insertion sort, no call into std::sort.
+void sortFew(CpuOpBlame* first, CpuOpBlame* last) {
+  for (CpuOpBlame* i = first + 1; i < last; ++i) {
+    CpuOpBlame v = *i;
+    CpuOpBlame* j = i;
+    for (; j > first && larger(v, *(j - 1)); --j) *j = *(j - 1);
+    *j = v;
+  }
+}
+
+}  // namespace
 
 std::size_t BlameTotals::takeInto(std::vector<CpuOpBlame>& pool, std::size_t maxOps) {
   std::size_t begin = pool.size();
-  for (StringId name : touched) {
-    if (byName[name] > 0) pool.push_back({name, false, byName[name]});
-    byName[name] = 0;
-    seen[name] = 0;
+  for (StringId name : touched_) {
+    if (byName_[name] > 0) pool.push_back({name, false, byName_[name]});
+    byName_[name] = 0;
+    seen_[name] = 0;
   }
-  touched.clear();
-  if (untraced > 0) pool.push_back({kEmptyString, true, untraced});
-  untraced = 0;
-  auto larger = [](const CpuOpBlame& a, const CpuOpBlame& b) {
-    return a.selfNs != b.selfNs ? a.selfNs > b.selfNs : a.name < b.name;
-  };
-  auto first = pool.begin() + static_cast<std::ptrdiff_t>(begin);
+  touched_.clear();
+  if (untraced_ > 0) pool.push_back({kEmptyString, true, untraced_});
+  untraced_ = 0;
+  CpuOpBlame* first = pool.data() + begin;
+  CpuOpBlame* last = pool.data() + pool.size();
   std::size_t n = pool.size() - begin;
   if (maxOps != 0 && n > maxOps) {
-    std::partial_sort(first, first + static_cast<std::ptrdiff_t>(maxOps), pool.end(), larger);
+    std::partial_sort(first, first + maxOps, last, larger);
     pool.resize(begin + maxOps);
     return maxOps;
   }
-  std::sort(first, pool.end(), larger);
+  if (n <= 16)
+    sortFew(first, last);
+  else
+    std::sort(first, last, larger);
   return n;
+}
+
+void GapBlamer::blame(Gap& g, bool listed, bool overhead, std::vector<CpuOpBlame>& pool) {
+  blamer_.blame(g.launchTrack, g.start, g.end(), gapTotals_);
+  if (overhead) gapTotals_.addTo(overheadTotals_);
+  if (!listed) {
+    gapTotals_.clear();
+    return;
+  }
+  g.cpuOpsBegin = static_cast<std::uint32_t>(pool.size());
+  g.cpuOpsCount = static_cast<std::uint32_t>(gapTotals_.takeInto(pool, options_.maxCpuOpsPerGap));
+}
+
+std::vector<CpuOpBlame> GapBlamer::overheadCpuOps() {
+  std::vector<CpuOpBlame> ops;
+  overheadTotals_.takeInto(ops, 0);
+  return ops;
 }
 
 }  // namespace gaps_detail
@@ -119,10 +167,12 @@ std::size_t BlameTotals::takeInto(std::vector<CpuOpBlame>& pool, std::size_t max
 std::vector<CpuOpBlame> cpuSelfTimeIn(const Trace& trace, std::uint32_t track, TimeNs start,
                                       TimeNs end, std::size_t maxOps) {
   if (track >= trace.tracks.size()) return {};
-  gaps_detail::CpuBlamer blamer(trace, {});
+  const Track& t = trace.tracks[track];
+  std::vector<gaps_detail::TrackTree> trees(trace.tracks.size());
+  trees[track] = gaps_detail::buildTrackTree(trace.trackBegin(t), t.sliceCount);
+  gaps_detail::CpuBlamer blamer(trace, trees);
   gaps_detail::BlameTotals totals;
-  blamer.blame(track, start, end,
-               [&](StringId name, TimeNs ns, bool untraced) { totals.add(name, ns, untraced); });
+  blamer.blame(track, start, end, totals);
   std::vector<CpuOpBlame> out;
   totals.takeInto(out, maxOps);
   return out;

@@ -9,13 +9,32 @@ namespace gapscope::analysis::gaps_detail {
 // The blocking call on `track` that was running when the gap began
 // (allowing options_.syncSlackNs of clock skew) and that began no later
 // than the launch: a sync that began after the launch did not hold it back.
-const SyncRec* GapClassifier::blockingSyncAt(std::uint32_t track, TimeNs t,
-                                             TimeNs launchStart) const {
+const SyncRec* GapClassifier::blockingSyncAt(std::uint32_t track, TimeNs t, TimeNs launchStart,
+                                             Lookups& lookups) const {
   const auto& syncs = calls_.threads[track].blockingSyncs;
-  auto it = std::upper_bound(syncs.begin(), syncs.end(), t,
-                             [](TimeNs v, const SyncRec& s) { return v < s.start; });
-  if (it == syncs.begin()) return nullptr;
-  const SyncRec& s = *(it - 1);
+  if (syncs.empty()) return nullptr;
+  // The last sync starting at or before t: gaps come in time order, so
+  // step on from the previous answer, or search when t went back.
+  if (lookups.syncHint.size() <= track) lookups.syncHint.resize(calls_.threads.size(), 0);
+  std::uint32_t& hint = lookups.syncHint[track];
+  std::size_t i = hint;
+  if (i > syncs.size() || (i > 0 && syncs[i - 1].start > t)) {
+    i = static_cast<std::size_t>(
+        std::upper_bound(syncs.begin(), syncs.end(), t,
+                         [](TimeNs v, const SyncRec& s) { return v < s.start; }) -
+        syncs.begin());
+  } else {
+    std::size_t steps = 0;
+    while (i < syncs.size() && syncs[i].start <= t && ++steps < 16) ++i;
+    if (i < syncs.size() && syncs[i].start <= t)
+      i = static_cast<std::size_t>(
+          std::upper_bound(syncs.begin() + static_cast<std::ptrdiff_t>(i), syncs.end(), t,
+                           [](TimeNs v, const SyncRec& s) { return v < s.start; }) -
+          syncs.begin());
+  }
+  hint = static_cast<std::uint32_t>(i);
+  if (i == 0) return nullptr;
+  const SyncRec& s = syncs[i - 1];
   return s.end + options_.syncSlackNs >= t && s.start <= launchStart ? &s : nullptr;
 }
 
@@ -32,7 +51,7 @@ const WaitRec* GapClassifier::streamWaitBetween(std::uint32_t track, TimeNs from
 }
 
 Gap GapClassifier::classify(const BusyBlock& before, const BusyBlock& after,
-                            const std::int64_t* stream) const {
+                            const std::int64_t* stream, Lookups& lookups) const {
   Gap g;
   g.start = before.end;
   g.dur = after.start - before.end;
@@ -53,7 +72,7 @@ Gap GapClassifier::classify(const BusyBlock& before, const BusyBlock& after,
   else
     g.hta = shortGap ? HtaIdleKind::KernelWait : HtaIdleKind::Other;
 
-  if (const SyncRec* sync = blockingSyncAt(launch.track, g.start, launch.start)) {
+  if (const SyncRec* sync = blockingSyncAt(launch.track, g.start, launch.start, lookups)) {
     g.cause = GapCause::Synchronization;
     g.syncCall = sync->slice;
     return g;

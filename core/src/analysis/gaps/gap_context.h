@@ -1,13 +1,12 @@
 // Internal pieces of the launch-gap analysis, shared by its .cpp files.
 //
 // The trace's slices are 64 bytes each and a big trace holds millions, so
-// the analysis reads them as few times as it can: one pass over the CPU
-// tracks copies the runtime/driver calls into compact CallRecs (with their
-// launch kind), one pass over the GPU tracks copies kernels, memcpys and
-// memsets into compact GpuOps already bound to their call. Everything after
-// that (busy blocks, gap causes, launch statistics, steps) works on those
-// records; only the CPU-op attribution walks the slices again, and only
-// inside the gaps, moving forward in time.
+// the analysis reads them as few times as it can and writes little beside
+// its result: one pass over the CPU tracks copies the runtime/driver calls
+// into compact CallRecs, one pass over the GPU tracks copies kernels,
+// memcpys and memsets into compact GpuOps; busy blocks are made on the fly
+// from those and never stored. Fresh memory costs a page fault per 4 KiB,
+// which on a big trace is as much work as the analysis itself.
 #pragma once
 
 #include <algorithm>
@@ -69,13 +68,17 @@ struct ThreadCalls {
   std::vector<WaitRec> waits;          // sorted by start
 };
 
-// Parent links of one CPU track's slices (local indices). A slice that
-// overlaps a sibling without nesting ("spilled") gets no self time; its
-// parent is the innermost slice open at its start, so ancestor walks pass
-// through it.
+// Parent links of one CPU track's slices (local indices), one word per
+// slice: the parent's index, or kNoParent, with kSpilled set when the
+// slice overlaps a sibling without nesting. A spilled slice gets no self
+// time; its parent is the innermost slice open at its start, so ancestor
+// walks pass through it. (Slice indices stay far below 2^31: a slice is 64
+// bytes.)
 struct TrackTree {
-  std::vector<std::uint32_t> parent;
-  std::vector<std::uint8_t> spilled;
+  static constexpr std::uint32_t kSpilled = 1u << 31;
+  static constexpr std::uint32_t kNoParent = kSpilled - 1;
+  std::vector<std::uint32_t> links;
+  std::uint32_t parent(std::uint32_t i) const { return links[i] & ~kSpilled; }
 };
 
 // Builds a TrackTree one slice at a time, in track order.
@@ -83,15 +86,14 @@ class TrackTreeBuilder {
  public:
   TrackTreeBuilder(const Slice* first, std::uint32_t count, TrackTree& tree)
       : first_(first), tree_(tree) {
-    tree_.parent.resize(count);
-    tree_.spilled.resize(count);
+    tree_.links.resize(count);
   }
   void add(std::uint32_t i) {
     const Slice& s = first_[i];
     while (!open_.empty() && first_[open_.back()].end() <= s.start) open_.pop_back();
     bool nests = open_.empty() || first_[open_.back()].end() >= s.end();
-    tree_.parent[i] = open_.empty() ? kNoIndex : open_.back();
-    tree_.spilled[i] = nests ? 0 : 1;
+    std::uint32_t parent = open_.empty() ? TrackTree::kNoParent : open_.back();
+    tree_.links[i] = nests ? parent : parent | TrackTree::kSpilled;
     if (nests) open_.push_back(i);
   }
 
@@ -108,13 +110,13 @@ struct CallTable {
   std::vector<ThreadCalls> threads;  // indexed by track
   std::uint64_t launchCallsWithoutCorrelation = 0;
   std::vector<std::uint32_t> steps;  // ProfilerStep#N annotations, sorted by start
-  std::vector<TrackTree> trees;      // per CPU track, when asked for
 };
 
 // Reads the CPU side in one pass: calls, sync calls, wait calls (bound to
-// streams through cuda_sync markers), step annotations and, with
-// `withTrees`, each CPU track's parent links for the CPU-op attribution.
-CallTable buildCallTable(const Trace& trace, bool withTrees);
+// streams through cuda_sync markers), step annotations and, when `trees`
+// is given, each CPU track's parent links for the CPU-op attribution
+// (indexed by track; other tracks get none).
+CallTable buildCallTable(const Trace& trace, std::vector<TrackTree>* trees);
 
 // A kernel, memcpy or memset, bound to its launch call.
 struct GpuOp {
@@ -135,29 +137,18 @@ struct BusyBlock {
   std::uint32_t lastCall = kNoIndex;
 };
 
-// Every device gap, listed or not, in the compact form the per-step
-// figures need.
-struct GapSpan {
-  TimeNs start = 0;
-  TimeNs end = 0;
-  GapCause cause = GapCause::Other;
-  HtaIdleKind hta = HtaIdleKind::Other;
-};
-
 struct StreamTimeline {
   std::int32_t device = -1;
   std::int64_t stream = -1;
-  std::vector<GpuOp> ops;  // sorted by start
-  std::vector<std::int64_t> correlations;  // of `ops`, until they are bound
-  std::vector<BusyBlock> blocks;
+  std::vector<GpuOp> ops;  // sorted by start, longer first at ties
+  std::uint64_t listedGaps = 0;  // gaps of at least minGapNs (countGaps)
 };
 
 struct DeviceTimeline {
   std::int32_t device = -1;
   std::vector<std::uint32_t> streams;  // indices into the stream list
-  std::vector<BusyBlock> blocks;
-  std::vector<GapSpan> gaps;
   std::uint64_t ops = 0;
+  std::uint64_t listedGaps = 0;  // gaps of at least minGapNs (countGaps)
 };
 
 struct GpuTimelines {
@@ -166,27 +157,81 @@ struct GpuTimelines {
   std::uint64_t ops = 0;
   std::uint64_t opsWithCorrelation = 0;
   std::uint64_t orphanOps = 0;  // a correlation id that names no call
+  // Per position in CallTable::calls: how many GPU ops it launched (bindOps).
+  std::vector<std::uint32_t> opsPerCall;
 };
 
 // Collects GPU ops per stream and device (unbound: GpuOp::call unset), so
 // it can run beside buildCallTable.
 GpuTimelines collectGpuOps(const Trace& trace);
-// Binds the ops to their calls and builds the busy blocks of every stream
-// and device (gaps are filled in by the runner).
-void bindAndBuildBlocks(const CallTable& calls, GpuTimelines& gpu);
+// Binds the ops to their calls through the correlation ids.
+void bindOps(const Trace& trace, const CallTable& calls, GpuTimelines& gpu);
+// Counts every stream's and device's gaps of at least minGapNs, so the gap
+// list can be laid out before it is filled (needs no binding).
+void countGaps(GpuTimelines& gpu, TimeNs minGapNs);
 
-// Decides a gap's cause from the launch of the op that ends it.
+// The busy blocks of one stream, in time order, made from its ops as they
+// are asked for. Ops that touch (one starts where the other ends) share a
+// block.
+class StreamBlocks {
+ public:
+  explicit StreamBlocks(const std::vector<GpuOp>& ops)
+      : op_(ops.data()), end_(ops.data() + ops.size()) {}
+  bool next(BusyBlock& b) {
+    if (op_ == end_) return false;
+    b = {op_->start, op_->end, op_->slice, op_->call, op_->slice, op_->call};
+    for (++op_; op_ != end_ && op_->start <= b.end; ++op_) {
+      if (op_->end > b.end) {
+        b.end = op_->end;
+        b.lastSlice = op_->slice;
+        b.lastCall = op_->call;
+      }
+    }
+    return true;
+  }
+
+ private:
+  const GpuOp* op_;
+  const GpuOp* end_;
+};
+
+// The busy blocks of one device: its streams' blocks merged by start (at
+// equal starts the stream listed first comes first). Devices have a
+// handful of streams, so the next block is found by scanning the heads.
+class DeviceBlocks {
+ public:
+  DeviceBlocks(const GpuTimelines& gpu, const DeviceTimeline& d);
+  bool next(BusyBlock& b);
+
+ private:
+  bool nextStreamBlock(BusyBlock& b);
+  std::vector<StreamBlocks> streams_;
+  std::vector<BusyBlock> heads_;
+  std::vector<std::uint8_t> live_;
+  BusyBlock pending_;
+  bool hasPending_ = false;
+};
+
+// Decides a gap's cause from the launch of the op that ends it. Gaps are
+// asked for in time order per stream or device, so each Lookups remembers
+// where the previous answer was found on each thread.
 class GapClassifier {
  public:
   GapClassifier(const CallTable& calls, const GapOptions& options)
       : calls_(calls), options_(options) {}
+  // Search hints of one caller (one per thread of the analysis).
+  struct Lookups {
+    std::vector<std::uint32_t> syncHint;  // per track
+  };
   // The gap between two consecutive blocks. `stream` is the stream of a
   // stream gap; device gaps pass nullptr (no stream-wait check then: with
   // the whole device idle, no event was pending).
-  Gap classify(const BusyBlock& before, const BusyBlock& after, const std::int64_t* stream) const;
+  Gap classify(const BusyBlock& before, const BusyBlock& after, const std::int64_t* stream,
+               Lookups& lookups) const;
 
  private:
-  const SyncRec* blockingSyncAt(std::uint32_t track, TimeNs t, TimeNs launchStart) const;
+  const SyncRec* blockingSyncAt(std::uint32_t track, TimeNs t, TimeNs launchStart,
+                                Lookups& lookups) const;
   const WaitRec* streamWaitBetween(std::uint32_t track, TimeNs from, TimeNs to,
                                    std::int64_t stream) const;
 
@@ -194,49 +239,82 @@ class GapClassifier {
   const GapOptions& options_;
 };
 
-// Self time of CPU ops inside time windows on one track. Keeps each track's
-// parent links once computed, so many windows cost little each.
-class CpuBlamer {
- public:
-  // `trees`: prebuilt per-track parent links (tracks without one are built
-  // on first use).
-  CpuBlamer(const Trace& trace, std::vector<TrackTree> trees);
-  ~CpuBlamer();
-  // Calls add(name, ns, untraced) for each slice's clipped self time (may
-  // be negative for a parent; totals per name are never negative) and once
-  // with untraced == true for the time covered by no slice.
-  template <typename Add>
-  void blame(std::uint32_t track, TimeNs start, TimeNs end, Add&& add);
-
- private:
-  const TrackTree& tree(std::uint32_t track);
-  // First slice of `track` starting at or after `t`. Gaps come in time
-  // order, so the search gallops forward from the previous answer.
-  std::uint32_t firstStartingAt(std::uint32_t track, TimeNs t);
-  const Trace& trace_;
-  std::vector<TrackTree> trees_;  // per track
-  std::vector<bool> ready_;
-  std::vector<std::uint32_t> hint_;  // per track: the previous answer
-};
-
 // Collects name -> self time for one gap (few names) or for many.
-struct BlameTotals {
-  std::vector<TimeNs> byName;      // indexed by StringId
-  std::vector<std::uint8_t> seen;  // indexed by StringId
-  std::vector<StringId> touched;   // names with an entry
-  TimeNs untraced = 0;
-  void add(StringId name, TimeNs ns, bool untracedTime);
+class BlameTotals {
+ public:
+  void add(StringId name, TimeNs ns) {
+    if (name < seen_.size() && seen_[name])
+      byName_[name] += ns;
+    else
+      addNew(name, ns);
+  }
+  void addUntraced(TimeNs ns) { untraced_ += ns; }
   // Adds every entry to `other` (which keeps them); this one is unchanged.
   void addTo(BlameTotals& other) const;
   void clear();
   // Appends the entries to `pool`, largest first, at most maxOps (0: all),
   // zero entries dropped; returns how many; resets.
   std::size_t takeInto(std::vector<CpuOpBlame>& pool, std::size_t maxOps);
+
+ private:
+  void addNew(StringId name, TimeNs ns);
+  std::vector<TimeNs> byName_;      // indexed by StringId
+  std::vector<std::uint8_t> seen_;  // indexed by StringId
+  std::vector<StringId> touched_;   // names with an entry, in the order first seen
+  TimeNs untraced_ = 0;
+};
+
+// Self time of CPU ops inside time windows on one track. Several blamers
+// (one per thread) can share one set of trees.
+class CpuBlamer {
+ public:
+  CpuBlamer(const Trace& trace, const std::vector<TrackTree>& trees);
+  // Adds each slice's self time clipped to [start, end) to `totals` (a
+  // parent's may be negative there; totals per name never are), and the
+  // time covered by no slice as untraced.
+  void blame(std::uint32_t track, TimeNs start, TimeNs end, BlameTotals& totals);
+
+ private:
+  // First slice of `track` starting at or after `t`. Gaps come in time
+  // order, so the search gallops forward from the previous answer.
+  std::uint32_t firstStartingAt(std::uint32_t track, TimeNs t);
+  const Trace& trace_;
+  const std::vector<TrackTree>& trees_;  // per track
+  std::vector<std::uint32_t> hint_;      // per track: the previous answer
+};
+
+// Attributes gaps to the CPU ops of their launching thread, into pools of
+// CpuOpBlame entries (and, for launch-overhead gaps, into trace-wide
+// totals). One per thread.
+class GapBlamer {
+ public:
+  GapBlamer(const Trace& trace, const std::vector<TrackTree>& trees, const GapOptions& options)
+      : blamer_(trace, trees), options_(options) {}
+  // Blames g's window on g.launchTrack; when `listed`, appends its entries
+  // to `pool` and sets g.cpuOpsBegin (the position in `pool`) and
+  // g.cpuOpsCount; adds to the overhead totals when `overhead`.
+  void blame(Gap& g, bool listed, bool overhead, std::vector<CpuOpBlame>& pool);
+  std::vector<CpuOpBlame> overheadCpuOps();
+
+ private:
+  CpuBlamer blamer_;
+  const GapOptions& options_;
+  BlameTotals gapTotals_;
+  BlameTotals overheadTotals_;
 };
 
 // Fills `stats` and, when `keep` is given, one LaunchInfo per launch.
 void fillLaunchStats(const CallTable& calls, const GpuTimelines& gpu, const GapOptions& options,
                      std::size_t nameCount, LaunchStats& stats, std::vector<LaunchInfo>* keep);
+
+// A device gap shorter than minGapNs (not in the gap list), kept for the
+// per-step figures.
+struct GapSpan {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  GapCause cause = GapCause::Other;
+  HtaIdleKind hta = HtaIdleKind::Other;
+};
 
 // Per step and device: the window of the GPU work the step launched.
 struct StepWindow {
@@ -246,42 +324,16 @@ struct StepWindow {
 };
 std::vector<StepWindow> stepWindows(const Trace& trace, const CallTable& calls,
                                     const GpuTimelines& gpu);
-// Needs the device gaps (DeviceTimeline::gaps).
+// Every device gap is either in out.gaps (listed: device gaps come first,
+// device by device in time order) or in `unlisted` (per device, in time
+// order).
 void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& gpu,
-               const std::vector<StepWindow>& windows, GapAnalysis& out);
+               const std::vector<StepWindow>& windows,
+               const std::vector<std::vector<GapSpan>>& unlisted, GapAnalysis& out);
 
 Verdict makeVerdict(const GapAnalysis& analysis, const GapOptions& options);
 
 // "1.234 ms", "12.345 us", "850 ns": exact decimals of integer ns.
 std::string formatDuration(TimeNs ns);
-
-template <typename Add>
-void CpuBlamer::blame(std::uint32_t track, TimeNs start, TimeNs end, Add&& add) {
-  if (end <= start || track >= trace_.tracks.size()) return;
-  const Track& t = trace_.tracks[track];
-  const Slice* first = trace_.trackBegin(t);
-  const TrackTree& tree = this->tree(track);
-  TimeNs rootTime = 0;
-  auto visit = [&](std::uint32_t local) {
-    if (tree.spilled[local]) return;
-    const Slice& s = first[local];
-    TimeNs clip = std::min(s.end(), end) - std::max(s.start, start);
-    if (clip <= 0) return;
-    add(s.name, clip, false);
-    std::uint32_t p = tree.parent[local];
-    if (p == kNoIndex)
-      rootTime += clip;
-    else
-      add(first[p].name, -clip, false);
-  };
-  // Slices starting before the window that still run at its start are the
-  // last slice starting before it and that slice's ancestors.
-  std::uint32_t lo = firstStartingAt(track, start);
-  if (lo > 0) {
-    for (std::uint32_t j = lo - 1; j != kNoIndex; j = tree.parent[j]) visit(j);
-  }
-  for (std::uint32_t i = lo; i < t.sliceCount && first[i].start < end; ++i) visit(i);
-  add(kEmptyString, (end - start) - rootTime, true);
-}
 
 }  // namespace gapscope::analysis::gaps_detail

@@ -1,17 +1,23 @@
 // analyzeGaps: ties the CPU side, the GPU timelines, the classifier and the
 // CPU-op attribution together.
 //
-// On a big trace the work runs on two threads: the CPU pass beside the GPU
-// pass, then the device gaps (with their CPU-op attribution) beside the
-// launch statistics, the step windows and the stream gaps. Stream gaps get
-// their CPU ops last, mostly by looking up the device gap with the same
-// window (on a one-stream device every stream gap is a device gap).
+// On a big trace the work runs on two threads, in three rounds:
+//   1. the CPU calls and the CPU tracks' parent links | the GPU ops, their
+//      gap counts and the gap list laid out at its final size;
+//   2. (one thread) ops bound to their launch calls;
+//   3. step windows, device gaps with their CPU ops | launch statistics,
+//      stream gaps with the CPU ops no device gap has for them.
+// Each thread writes its own part of the gap list and its own CPU-op pool;
+// the pools are joined at the end, so the result is the same with one
+// thread or two.
 #include <future>
 #include <limits>
+#include <optional>
 #include <string>
 #include <system_error>
 
 #include "gap_context.h"
+#include "phase_times.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {
@@ -38,156 +44,239 @@ void runBoth(bool parallel, A&& a, B&& b) {
     b();
 }
 
-UtilizationStats statsFromBlocks(const std::vector<BusyBlock>& blocks, std::int32_t device,
-                                 std::int64_t stream, std::uint64_t ops) {
-  UtilizationStats s;
-  s.device = device;
-  s.stream = stream;
-  s.gpuOps = ops;
-  if (blocks.empty()) return s;
-  s.activeStart = blocks.front().start;
-  s.activeEnd = blocks.back().end;
-  for (const BusyBlock& b : blocks) s.busyNs += b.end - b.start;
-  return s;
-}
-
 void addToStats(const Gap& g, UtilizationStats& stats) {
   stats.idle[g.cause] += g.dur;
   stats.hta[g.hta] += g.dur;
   ++stats.gapCount;
 }
 
-// Classifies and lists the gaps of every stream (no CPU ops yet).
-void runStreams(const GapClassifier& classifier, const GpuTimelines& gpu,
-                const GapOptions& options, std::vector<UtilizationStats>& stats,
-                std::vector<Gap>& listed, std::uint64_t& unlisted) {
-  for (const DeviceTimeline& d : gpu.devices) {
+struct Context {
+  const Trace& trace;
+  const GapOptions& options;
+  const CallTable& calls;
+  const GpuTimelines& gpu;
+  const GapClassifier& classifier;
+};
+
+// Device gaps, classified and (with a blamer) attributed to CPU ops into
+// out.cpuOps; listed ones go to out.gaps from the front, the others to
+// `unlisted` when the per-step figures need them.
+void runDevices(const Context& c, GapBlamer* blamer, GapAnalysis& out,
+                std::vector<std::vector<GapSpan>>& unlisted) {
+  GapClassifier::Lookups lookups;
+  unlisted.resize(c.gpu.devices.size());
+  std::size_t next = 0;
+  for (std::size_t di = 0; di < c.gpu.devices.size(); ++di) {
+    const DeviceTimeline& d = c.gpu.devices[di];
+    UtilizationStats stats;
+    stats.device = d.device;
+    stats.gpuOps = d.ops;
+    DeviceBlocks blocks(c.gpu, d);
+    BusyBlock before, after;
+    if (blocks.next(before)) {
+      stats.activeStart = before.start;
+      stats.busyNs = before.end - before.start;
+      while (blocks.next(after)) {
+        Gap g = c.classifier.classify(before, after, nullptr, lookups);
+        g.device = d.device;
+        addToStats(g, stats);
+        bool listed = g.dur >= c.options.minGapNs;
+        bool overhead = g.cause == GapCause::LaunchOverhead;
+        if (blamer && g.launchTrack != kNoIndex && (listed || overhead))
+          blamer->blame(g, listed, overhead, out.cpuOps);
+        if (listed) {
+          out.gaps[next++] = g;
+        } else {
+          ++out.unlistedGaps;
+          if (c.options.perStep) unlisted[di].push_back({g.start, g.end(), g.cause, g.hta});
+        }
+        stats.busyNs += after.end - after.start;
+        before = after;
+      }
+      // Each block ends after the one before it, so the last ends last.
+      stats.activeEnd = before.end;
+    }
+    out.devices.push_back(stats);
+  }
+}
+
+// A listed stream gap whose CPU ops are those of a listed device gap (same
+// window, same thread) says so with this count and the device gap's
+// position in out.gaps as its begin, until joinCpuOps copies them over.
+constexpr std::uint32_t kSameAsDeviceGap = kNoIndex;
+
+// The stream gaps of every device. The streams of a device are walked
+// together, block by block in the order the device's blocks are merged, so
+// the device gap (if any) that ends where a stream gap ends is known when
+// the stream gap is: it is the device gap the stream gap shares its CPU ops
+// with, or there is none and the stream gap is blamed here, into its
+// stream's own pool.
+class StreamGapRunner {
+ public:
+  StreamGapRunner(const Context& c, GapBlamer* blamer, GapAnalysis& out, std::size_t firstStreamGap)
+      : c_(c), blamer_(blamer), out_(out), next_(firstStreamGap) {
+    pools_.resize(c.gpu.streams.size());
+    out_.streams.resize(c.gpu.streams.size());
+  }
+
+  void run() {
+    for (const DeviceTimeline& d : c_.gpu.devices) {
+      runDevice(d);
+      firstDeviceGap_ += d.listedGaps;
+    }
+  }
+
+  std::uint64_t unlisted() const { return unlisted_; }
+  // Per stream: the entries of its own blamed gaps.
+  std::vector<std::vector<CpuOpBlame>>& pools() { return pools_; }
+
+ private:
+  // What the walk knows about one stream of the device.
+  struct Member {
+    std::uint32_t stream;  // index into gpu.streams
+    StreamBlocks blocks;
+    BusyBlock head;      // its next block
+    BusyBlock previous;  // its last block so far
+    bool live = false;
+    bool started = false;
+    std::size_t next = 0;  // where its next listed gap goes in out.gaps
+  };
+
+  void runDevice(const DeviceTimeline& d) {
+    std::vector<Member> members;
+    members.reserve(d.streams.size());
     for (std::uint32_t si : d.streams) {
-      const StreamTimeline& st = gpu.streams[si];
-      stats.push_back(statsFromBlocks(st.blocks, st.device, st.stream, st.ops.size()));
-      for (std::size_t i = 0; i + 1 < st.blocks.size(); ++i) {
-        Gap g = classifier.classify(st.blocks[i], st.blocks[i + 1], &st.stream);
-        g.device = st.device;
-        g.stream = st.stream;
-        addToStats(g, stats.back());
-        if (g.dur >= options.minGapNs)
-          listed.push_back(g);
-        else
-          ++unlisted;
+      members.push_back({si, StreamBlocks(c_.gpu.streams[si].ops), {}, {}, false, false, next_});
+      next_ += c_.gpu.streams[si].listedGaps;
+      Member& m = members.back();
+      m.live = m.blocks.next(m.head);
+      UtilizationStats& stats = out_.streams[si];
+      stats.device = d.device;
+      stats.stream = c_.gpu.streams[si].stream;
+      stats.gpuOps = c_.gpu.streams[si].ops.size();
+    }
+    deviceStarted_ = false;
+    listedDeviceGaps_ = 0;
+    lastDeviceGap_ = {};
+    for (;;) {
+      // The next block in the order DeviceBlocks merges them.
+      Member* m = nullptr;
+      for (Member& candidate : members)
+        if (candidate.live && (!m || candidate.head.start < m->head.start)) m = &candidate;
+      if (!m) break;
+      const BusyBlock b = m->head;
+      m->live = m->blocks.next(m->head);
+      trackDevice(b);
+      UtilizationStats& stats = out_.streams[m->stream];
+      if (m->started)
+        streamGap(*m, b);
+      else
+        stats.activeStart = b.start;
+      m->started = true;
+      m->previous = b;
+      stats.busyNs += b.end - b.start;
+      // Each block ends after the one before it, so the last ends last.
+      stats.activeEnd = b.end;
+    }
+  }
+
+  // Follows the device's own blocks: a block starting after every block so
+  // far has ended opens a device gap, ended by that block's first op.
+  void trackDevice(const BusyBlock& b) {
+    if (!deviceStarted_) {
+      deviceStarted_ = true;
+      deviceEnd_ = b.end;
+      return;
+    }
+    if (b.start > deviceEnd_) {
+      lastDeviceGap_.start = deviceEnd_;
+      lastDeviceGap_.end = b.start;
+      lastDeviceGap_.track = b.firstCall == kNoIndex ? kNoIndex : c_.calls.calls[b.firstCall].track;
+      lastDeviceGap_.listed = b.start - deviceEnd_ >= c_.options.minGapNs;
+      if (lastDeviceGap_.listed) lastDeviceGap_.position = firstDeviceGap_ + listedDeviceGaps_++;
+    }
+    deviceEnd_ = std::max(deviceEnd_, b.end);
+  }
+
+  void streamGap(Member& m, const BusyBlock& b) {
+    const StreamTimeline& st = c_.gpu.streams[m.stream];
+    Gap g = c_.classifier.classify(m.previous, b, &st.stream, lookups_);
+    g.device = st.device;
+    g.stream = st.stream;
+    addToStats(g, out_.streams[m.stream]);
+    if (g.dur < c_.options.minGapNs) {
+      ++unlisted_;
+      return;
+    }
+    if (blamer_ && g.launchTrack != kNoIndex) {
+      const DeviceGapSeen& d = lastDeviceGap_;
+      if (d.listed && d.start == g.start && d.end == g.end() && d.track == g.launchTrack) {
+        g.cpuOpsBegin = static_cast<std::uint32_t>(d.position);
+        g.cpuOpsCount = kSameAsDeviceGap;
+      } else {
+        blamer_->blame(g, true, false, pools_[m.stream]);
+      }
+    }
+    out_.gaps[m.next++] = g;
+  }
+
+  struct DeviceGapSeen {
+    TimeNs start = 0;
+    TimeNs end = -1;
+    std::uint32_t track = kNoIndex;
+    bool listed = false;
+    std::size_t position = 0;  // in out.gaps, when listed
+  };
+
+  const Context& c_;
+  GapBlamer* blamer_;
+  GapAnalysis& out_;
+  std::size_t next_;  // where the next stream's gaps begin in out.gaps
+  std::vector<std::vector<CpuOpBlame>> pools_;
+  GapClassifier::Lookups lookups_;
+  std::uint64_t unlisted_ = 0;
+  std::size_t firstDeviceGap_ = 0;  // this device's first gap in out.gaps
+  std::size_t listedDeviceGaps_ = 0;
+  bool deviceStarted_ = false;
+  TimeNs deviceEnd_ = 0;
+  DeviceGapSeen lastDeviceGap_;
+};
+
+// Appends the streams' pools to out.cpuOps (in stream order, after the
+// device gaps' entries) and points every listed stream gap at its entries.
+void joinCpuOps(const GpuTimelines& gpu, std::size_t firstStreamGap,
+                std::vector<std::vector<CpuOpBlame>>& pools, GapAnalysis& out) {
+  std::size_t total = out.cpuOps.size();
+  for (const auto& p : pools) total += p.size();
+  out.cpuOps.reserve(total);
+  std::size_t next = firstStreamGap;
+  for (std::size_t si = 0; si < gpu.streams.size(); ++si) {
+    auto offset = static_cast<std::uint32_t>(out.cpuOps.size());
+    out.cpuOps.insert(out.cpuOps.end(), pools[si].begin(), pools[si].end());
+    pools[si] = {};
+    for (std::uint64_t k = 0; k < gpu.streams[si].listedGaps; ++k) {
+      Gap& g = out.gaps[next++];
+      if (g.launchTrack == kNoIndex) continue;
+      if (g.cpuOpsCount == kSameAsDeviceGap) {
+        const Gap& same = out.gaps[g.cpuOpsBegin];
+        g.cpuOpsBegin = same.cpuOpsBegin;
+        g.cpuOpsCount = same.cpuOpsCount;
+      } else {
+        g.cpuOpsBegin += offset;
       }
     }
   }
 }
 
-// A listed device gap's window and its CPU ops, for stream gaps to share.
-struct BlamedWindow {
-  TimeNs start = 0;
-  TimeNs end = 0;
-  std::uint32_t track = kNoIndex;
-  std::uint32_t begin = 0;
-  std::uint32_t count = 0;
-};
-
-// Device gaps and all CPU-op attribution.
-class DeviceGapRunner {
- public:
-  DeviceGapRunner(const Trace& trace, const GapClassifier& classifier, std::vector<TrackTree> trees,
-                  const GapOptions& options, GapAnalysis& out)
-      : options_(options), out_(out), classifier_(classifier), blamer_(trace, std::move(trees)) {}
-
-  void run(DeviceTimeline& d) {
-    out_.devices.push_back(statsFromBlocks(d.blocks, d.device, -1, d.ops));
-    UtilizationStats& stats = out_.devices.back();
-    windows_.emplace_back();
-    d.gaps.reserve(d.blocks.empty() ? 0 : d.blocks.size() - 1);
-    if (options_.blameCpuOps) out_.cpuOps.reserve(out_.cpuOps.size() + 4 * d.blocks.size());
-    for (std::size_t i = 0; i + 1 < d.blocks.size(); ++i) {
-      Gap g = classifier_.classify(d.blocks[i], d.blocks[i + 1], nullptr);
-      g.device = d.device;
-      d.gaps.push_back({g.start, g.end(), g.cause, g.hta});
-      addToStats(g, stats);
-      bool listed = g.dur >= options_.minGapNs;
-      bool overhead = g.cause == GapCause::LaunchOverhead;
-      if (options_.blameCpuOps && g.launchTrack != kNoIndex && (listed || overhead)) {
-        blame(g, listed, overhead);
-        if (listed)
-          windows_.back().push_back({g.start, g.end(), g.launchTrack, g.cpuOpsBegin, g.cpuOpsCount});
-      }
-      if (listed)
-        out_.gaps.push_back(g);
-      else
-        ++out_.unlistedGaps;
-    }
-  }
-
-  // Gives listed stream gaps (in stream order, each in time order) their
-  // CPU ops: a device gap's when the window and thread match, else fresh.
-  void attachCpuOps(const GpuTimelines& gpu, std::vector<Gap>& streamGaps) {
-    if (!options_.blameCpuOps) return;
-    std::size_t device = 0, cursor = 0;
-    std::int64_t lastStream = std::numeric_limits<std::int64_t>::min();
-    std::int32_t lastDevice = std::numeric_limits<std::int32_t>::min();
-    for (Gap& g : streamGaps) {
-      if (g.device != lastDevice || g.stream != lastStream) {
-        while (gpu.devices[device].device != g.device) ++device;
-        cursor = 0;
-        lastDevice = g.device;
-        lastStream = g.stream;
-      }
-      if (g.launchTrack == kNoIndex) continue;
-      const auto& windows = windows_[device];
-      while (cursor < windows.size() && windows[cursor].start < g.start) ++cursor;
-      const BlamedWindow* same = cursor < windows.size() ? &windows[cursor] : nullptr;
-      if (same && same->start == g.start && same->end == g.end() && same->track == g.launchTrack) {
-        g.cpuOpsBegin = same->begin;
-        g.cpuOpsCount = same->count;
-      } else {
-        blame(g, true, false);
-      }
-    }
-  }
-
-  std::vector<CpuOpBlame> overheadCpuOps() {
-    std::vector<CpuOpBlame> ops;
-    overheadTotals_.takeInto(ops, 0);
-    return ops;
-  }
-
- private:
-  // Attributes the gap to CPU ops: into the gap's own list when listed and
-  // into the trace-wide launch-overhead totals for device overhead gaps.
-  void blame(Gap& g, bool listed, bool overhead) {
-    blamer_.blame(g.launchTrack, g.start, g.end(), [&](StringId name, TimeNs ns, bool untraced) {
-      gapTotals_.add(name, ns, untraced);
-    });
-    if (overhead) gapTotals_.addTo(overheadTotals_);
-    if (!listed) {
-      gapTotals_.clear();
-      return;
-    }
-    g.cpuOpsBegin = static_cast<std::uint32_t>(out_.cpuOps.size());
-    g.cpuOpsCount =
-        static_cast<std::uint32_t>(gapTotals_.takeInto(out_.cpuOps, options_.maxCpuOpsPerGap));
-  }
-
-  const GapOptions& options_;
-  GapAnalysis& out_;
-  const GapClassifier& classifier_;
-  CpuBlamer blamer_;
-  BlameTotals gapTotals_;
-  BlameTotals overheadTotals_;
-  std::vector<std::vector<BlamedWindow>> windows_;  // per device, in time order
-};
-
-std::size_t upperBoundOfStreamGaps(const GpuTimelines& gpu) {
+std::size_t listedDeviceGapCount(const GpuTimelines& gpu) {
   std::size_t n = 0;
-  for (const auto& s : gpu.streams) n += s.blocks.size();
+  for (const auto& d : gpu.devices) n += d.listedGaps;
   return n;
 }
 
-std::size_t upperBoundOfGaps(const GpuTimelines& gpu) {
-  std::size_t n = upperBoundOfStreamGaps(gpu);
-  for (const auto& d : gpu.devices) n += d.blocks.size();
+std::size_t listedGapCount(const GpuTimelines& gpu) {
+  std::size_t n = listedDeviceGapCount(gpu);
+  for (const auto& s : gpu.streams) n += s.listedGaps;
   return n;
 }
 
@@ -209,45 +298,86 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
 
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
   using namespace gaps_detail;
+  TimedPhase total("analyzeGaps");
   const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
   GapAnalysis out;
   CallTable calls;
   GpuTimelines gpu;
-  runBoth(
-      parallel, [&] { calls = buildCallTable(trace, options.blameCpuOps); },
-      [&] { gpu = collectGpuOps(trace); });
+  std::vector<TrackTree> trees;
+  {
+    TimedPhase round("round 1: CPU | GPU");
+    runBoth(
+        parallel,
+        [&] {
+          TimedPhase step("cpu pass (calls, trees)");
+          calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
+        },
+        [&] {
+          {
+            TimedPhase step("gpu pass (ops, gap counts)");
+            gpu = collectGpuOps(trace);
+            countGaps(gpu, options.minGapNs);
+          }
+          // Laid out once at its final size: device gaps first, then stream
+          // gaps, each thread filling its own part.
+          TimedPhase step("gap list layout");
+          out.gaps.resize(listedGapCount(gpu));
+        });
+  }
   if (gpu.ops == 0) {
     out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
     out.verdict = makeVerdict(out, options);
     return out;
   }
   out.hasGpuActivity = true;
-  bindAndBuildBlocks(calls, gpu);
+  {
+    TimedPhase step("round 2: bind ops to calls");
+    bindOps(trace, calls, gpu);
+  }
 
-  const bool listAny = options.minGapNs < std::numeric_limits<TimeNs>::max();
-  if (listAny) out.gaps.reserve(upperBoundOfGaps(gpu));
   GapClassifier classifier(calls, options);
-  DeviceGapRunner devices(trace, classifier, std::move(calls.trees), options, out);
-  std::vector<Gap> streamGaps;
-  std::uint64_t unlistedStreamGaps = 0;
+  const Context context{trace, options, calls, gpu, classifier};
+  std::optional<GapBlamer> deviceBlamer, streamBlamer;
+  if (options.blameCpuOps) {
+    deviceBlamer.emplace(trace, trees, options);
+    streamBlamer.emplace(trace, trees, options);
+    // Room for a few entries per gap: address space only until used, and
+    // no copy of the device gaps' entries when the streams' are appended.
+    out.cpuOps.reserve(4 * out.gaps.size());
+  }
+  const std::size_t firstStreamGap = listedDeviceGapCount(gpu);
+  std::vector<std::vector<GapSpan>> unlistedDeviceGaps;
   std::vector<StepWindow> windows;
-  runBoth(
-      parallel,
-      [&] {
-        for (DeviceTimeline& d : gpu.devices) devices.run(d);
-      },
-      [&] {
-        fillLaunchStats(calls, gpu, options, trace.strings.size(), out.launchStats,
-                        options.keepLaunches ? &out.launches : nullptr);
-        if (options.perStep) windows = stepWindows(trace, calls, gpu);
-        if (listAny) streamGaps.reserve(upperBoundOfStreamGaps(gpu));
-        runStreams(classifier, gpu, options, out.streams, streamGaps, unlistedStreamGaps);
-      });
-  devices.attachCpuOps(gpu, streamGaps);
-  out.gaps.insert(out.gaps.end(), streamGaps.begin(), streamGaps.end());
-  out.unlistedGaps += unlistedStreamGaps;
-  out.overheadCpuOps = devices.overheadCpuOps();
-  if (options.perStep) fillSteps(trace, calls, gpu, windows, out);
+  StreamGapRunner streams(context, streamBlamer ? &*streamBlamer : nullptr, out, firstStreamGap);
+  {
+    TimedPhase round("round 3: devices | launches, streams");
+    runBoth(
+        parallel,
+        [&] {
+          {
+            TimedPhase step("step windows");
+            if (options.perStep) windows = stepWindows(trace, calls, gpu);
+          }
+          TimedPhase step("device gaps");
+          runDevices(context, deviceBlamer ? &*deviceBlamer : nullptr, out, unlistedDeviceGaps);
+        },
+        [&] {
+          {
+            TimedPhase step("launch statistics");
+            fillLaunchStats(calls, gpu, options, trace.strings.size(), out.launchStats,
+                            options.keepLaunches ? &out.launches : nullptr);
+          }
+          TimedPhase step("stream gaps");
+          streams.run();
+        });
+  }
+  TimedPhase step("join, steps, verdict");
+  out.unlistedGaps += streams.unlisted();
+  if (deviceBlamer) {
+    joinCpuOps(gpu, firstStreamGap, streams.pools(), out);
+    out.overheadCpuOps = deviceBlamer->overheadCpuOps();
+  }
+  if (options.perStep) fillSteps(trace, calls, gpu, windows, unlistedDeviceGaps, out);
   addNotes(calls, gpu, out);
   out.verdict = makeVerdict(out, options);
   return out;

@@ -1,5 +1,5 @@
 // The GPU side of the gap analysis: ops per stream bound to their launch
-// calls, busy blocks per stream and per device.
+// calls, and the busy blocks of every stream and device.
 #include <algorithm>
 #include <map>
 
@@ -8,71 +8,24 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-// Appends a block (or an op as a one-op block) to a sorted-by-start run of
-// blocks, merging overlaps; ops that touch (one starts where the other
-// ends) leave no gap.
-void extendBlocks(std::vector<BusyBlock>& blocks, const BusyBlock& next) {
-  if (blocks.empty() || next.start > blocks.back().end) {
-    blocks.push_back(next);
-    return;
-  }
-  BusyBlock& b = blocks.back();
-  if (next.end > b.end) {
-    b.end = next.end;
-    b.lastSlice = next.lastSlice;
-    b.lastCall = next.lastCall;
-  }
-}
-
-std::vector<BusyBlock> streamBlocks(const std::vector<GpuOp>& ops) {
-  std::vector<BusyBlock> blocks;
-  blocks.reserve(ops.size());
-  for (const GpuOp& op : ops) extendBlocks(blocks, {op.start, op.end, op.slice, op.call, op.slice, op.call});
-  return blocks;
-}
-
-// Merges the streams' blocks by start. Devices have a handful of streams,
-// so the next block is found by scanning the heads.
-std::vector<BusyBlock> deviceBlocks(const std::vector<StreamTimeline>& streams,
-                                    const std::vector<std::uint32_t>& members) {
-  if (members.size() == 1) return streams[members[0]].blocks;
-  std::size_t total = 0;
-  for (std::uint32_t m : members) total += streams[m].blocks.size();
-  std::vector<std::size_t> pos(members.size(), 0);
-  std::vector<BusyBlock> out;
-  out.reserve(total);
-  for (std::size_t n = 0; n < total; ++n) {
-    std::size_t best = members.size();
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      const auto& list = streams[members[m]].blocks;
-      if (pos[m] < list.size() &&
-          (best == members.size() ||
-           list[pos[m]].start < streams[members[best]].blocks[pos[best]].start))
-        best = m;
-    }
-    extendBlocks(out, streams[members[best]].blocks[pos[best]++]);
-  }
-  return out;
-}
-
-// Sorts a stream's ops (and their correlation ids alongside) by start,
-// longer first at ties, as the model orders a track.
+// Sorts a stream's ops by start, longer first at ties, as the model orders
+// a track.
 void sortOps(StreamTimeline& st) {
-  std::vector<std::uint32_t> order(st.ops.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const GpuOp& x = st.ops[a];
-    const GpuOp& y = st.ops[b];
+  std::stable_sort(st.ops.begin(), st.ops.end(), [](const GpuOp& x, const GpuOp& y) {
     return x.start != y.start ? x.start < y.start : x.end - x.start > y.end - y.start;
   });
-  std::vector<GpuOp> ops(order.size());
-  std::vector<std::int64_t> correlations(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    ops[i] = st.ops[order[i]];
-    correlations[i] = st.correlations[order[i]];
+}
+
+template <typename Blocks>
+std::uint64_t countListed(Blocks blocks, TimeNs minGapNs) {
+  std::uint64_t listed = 0;
+  BusyBlock before, after;
+  if (!blocks.next(before)) return 0;
+  while (blocks.next(after)) {
+    listed += after.start - before.end >= minGapNs;
+    before = after;
   }
-  st.ops = std::move(ops);
-  st.correlations = std::move(correlations);
+  return listed;
 }
 
 }  // namespace
@@ -88,20 +41,21 @@ GpuTimelines collectGpuOps(const Trace& trace) {
     StreamTimeline st;
     st.device = key.first;
     st.stream = key.second;
+    std::size_t bound = 0;
+    for (std::uint32_t ti : tracks) bound += trace.tracks[ti].sliceCount;
+    st.ops.reserve(bound);
     for (std::uint32_t ti : tracks) {
       const Track& t = trace.tracks[ti];
-      st.ops.reserve(st.ops.size() + t.sliceCount);
-      st.correlations.reserve(st.ops.size() + t.sliceCount);
       for (const Slice* s = trace.trackBegin(t); s != trace.trackEnd(t); ++s) {
         if (!isGpuActivity(s->kind)) continue;
         st.ops.push_back({s->start, s->end(), static_cast<std::uint32_t>(s - trace.slices.data()),
                           kNoIndex});
-        st.correlations.push_back(s->correlation);
       }
     }
     if (st.ops.empty()) continue;
-    // One track per stream is the rule; two tracks naming the same stream
-    // (string and numeric tids in one file) need one sort.
+    // One track per stream is the rule (and a track is sorted already);
+    // two tracks naming the same stream (string and numeric tids in one
+    // file) need one sort.
     if (tracks.size() > 1) sortOps(st);
     gpu.ops += st.ops.size();
     gpu.streams.push_back(std::move(st));
@@ -118,19 +72,67 @@ GpuTimelines collectGpuOps(const Trace& trace) {
   return gpu;
 }
 
-void bindAndBuildBlocks(const CallTable& calls, GpuTimelines& gpu) {
+void bindOps(const Trace& trace, const CallTable& calls, GpuTimelines& gpu) {
+  gpu.opsPerCall.assign(calls.calls.size(), 0);
   for (StreamTimeline& st : gpu.streams) {
-    for (std::size_t i = 0; i < st.ops.size(); ++i) {
-      std::int64_t correlation = st.correlations[i];
+    for (GpuOp& op : st.ops) {
+      std::int64_t correlation = trace.slices[op.slice].correlation;
       if (correlation == kNoCorrelation) continue;
       ++gpu.opsWithCorrelation;
-      st.ops[i].call = calls.byCorrelation.find(correlation);
-      if (st.ops[i].call == kNoIndex) ++gpu.orphanOps;
+      op.call = calls.byCorrelation.find(correlation);
+      if (op.call == kNoIndex)
+        ++gpu.orphanOps;
+      else
+        ++gpu.opsPerCall[op.call];
     }
-    st.correlations = {};
-    st.blocks = streamBlocks(st.ops);
   }
-  for (DeviceTimeline& d : gpu.devices) d.blocks = deviceBlocks(gpu.streams, d.streams);
+}
+
+void countGaps(GpuTimelines& gpu, TimeNs minGapNs) {
+  for (StreamTimeline& st : gpu.streams) st.listedGaps = countListed(StreamBlocks(st.ops), minGapNs);
+  for (DeviceTimeline& d : gpu.devices) {
+    // A one-stream device has exactly its stream's gaps.
+    d.listedGaps = d.streams.size() == 1 ? gpu.streams[d.streams[0]].listedGaps
+                                         : countListed(DeviceBlocks(gpu, d), minGapNs);
+  }
+}
+
+DeviceBlocks::DeviceBlocks(const GpuTimelines& gpu, const DeviceTimeline& d) {
+  streams_.reserve(d.streams.size());
+  heads_.resize(d.streams.size());
+  live_.resize(d.streams.size());
+  for (std::size_t m = 0; m < d.streams.size(); ++m) {
+    streams_.emplace_back(gpu.streams[d.streams[m]].ops);
+    live_[m] = streams_[m].next(heads_[m]);
+  }
+}
+
+bool DeviceBlocks::nextStreamBlock(BusyBlock& b) {
+  std::size_t best = heads_.size();
+  for (std::size_t m = 0; m < heads_.size(); ++m)
+    if (live_[m] && (best == heads_.size() || heads_[m].start < heads_[best].start)) best = m;
+  if (best == heads_.size()) return false;
+  b = heads_[best];
+  live_[best] = streams_[best].next(heads_[best]);
+  return true;
+}
+
+bool DeviceBlocks::next(BusyBlock& b) {
+  if (!hasPending_ && !nextStreamBlock(pending_)) return false;
+  b = pending_;
+  hasPending_ = false;
+  while (nextStreamBlock(pending_)) {
+    if (pending_.start > b.end) {
+      hasPending_ = true;
+      break;
+    }
+    if (pending_.end > b.end) {
+      b.end = pending_.end;
+      b.lastSlice = pending_.lastSlice;
+      b.lastCall = pending_.lastCall;
+    }
+  }
+  return true;
 }
 
 }  // namespace gapscope::analysis::gaps_detail

@@ -9,31 +9,6 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-// What one CPU call launched: its GPU ops (several for a graph launch).
-struct Launched {
-  TimeNs firstStart = 0;
-  TimeNs gpuNs = 0;
-  std::uint32_t firstOp = kNoIndex;
-  std::uint32_t count = 0;
-};
-
-std::vector<Launched> collectLaunched(const CallTable& calls, const GpuTimelines& gpu) {
-  std::vector<Launched> launched(calls.calls.size());
-  for (const StreamTimeline& st : gpu.streams) {
-    for (const GpuOp& op : st.ops) {
-      if (op.call == kNoIndex) continue;
-      Launched& l = launched[op.call];
-      if (l.count == 0 || op.start < l.firstStart) {
-        l.firstStart = op.start;
-        l.firstOp = op.slice;
-      }
-      ++l.count;
-      l.gpuNs += op.end - op.start;
-    }
-  }
-  return launched;
-}
-
 Distribution distributionOf(const std::vector<TimeNs>& values) {
   Distribution d;
   d.count = values.size();
@@ -47,32 +22,101 @@ Distribution distributionOf(const std::vector<TimeNs>& values) {
   return d;
 }
 
-// Flags calls slower than outlierFactor x the median of their name. The
-// durations are grouped by name in one array (a counting sort by name), so
-// each name's median is a selection within its own segment.
-void flagOutliers(const CallTable& calls, std::size_t nameCount,
-                  const std::vector<std::uint32_t>& launchCalls, std::vector<LaunchInfo>& launches,
-                  const GapOptions& options) {
-  // segmentBegin[name] .. segmentBegin[name + 1]: the name's durations.
-  std::vector<std::uint32_t> segmentBegin(nameCount + 1, 0);
-  for (std::uint32_t pos : launchCalls) ++segmentBegin[calls.calls[pos].name + 1];
-  for (std::size_t i = 1; i <= nameCount; ++i) segmentBegin[i] += segmentBegin[i - 1];
-  std::vector<std::uint32_t> fill(segmentBegin.begin(), segmentBegin.end() - 1);
-  std::vector<TimeNs> grouped(launches.size());
-  for (std::size_t i = 0; i < launches.size(); ++i)
-    grouped[fill[calls.calls[launchCalls[i]].name]++] = launches[i].launchNs;
+// What the launch figures are made from, gathered in few passes: a big
+// trace has millions of launches, and each pass over them is memory-bound.
+struct LaunchTable {
+  // One per call that launched anything, in call order; LaunchInfo::call
+  // holds the call's position in calls.calls until the end.
+  std::vector<LaunchInfo> launches;
+  // Launch times grouped by call name: name n's are
+  // launchNs[segmentBegin[n], segmentBegin[n + 1]).
+  std::vector<std::uint32_t> segmentBegin;
+  std::vector<TimeNs> launchNs;
+  std::vector<TimeNs> queueNs;
+  std::vector<std::uint32_t> launchOf;  // call position -> launch, kNoIndex for none
+};
+
+// The launches in call order, with their call's kind and duration, and how
+// many there are of each name.
+void collectLaunches(const CallTable& calls, const GpuTimelines& gpu, LaunchTable& t,
+                     std::uint64_t& unmatched) {
+  std::size_t count = 0;
+  for (std::uint32_t ops : gpu.opsPerCall) count += ops > 0;
+  t.launches.reserve(count);
+  t.launchOf.assign(calls.calls.size(), kNoIndex);
+  for (std::uint32_t pos = 0; pos < calls.calls.size(); ++pos) {
+    const CallRec& call = calls.calls[pos];
+    if (gpu.opsPerCall[pos] == 0) {
+      if (call.kind != LaunchKind::None) ++unmatched;
+      continue;
+    }
+    t.launchOf[pos] = static_cast<std::uint32_t>(t.launches.size());
+    LaunchInfo li;
+    li.call = pos;
+    li.kind = call.kind;
+    li.launchNs = call.end - call.start;
+    t.launches.push_back(li);
+    ++t.segmentBegin[call.name + 1];
+  }
+}
+
+// Adds each GPU op to its launch: the earliest op (LaunchInfo::queueNs
+// holds its start for now), the op count and the GPU time.
+void addOps(const GpuTimelines& gpu, LaunchTable& t) {
+  for (const StreamTimeline& st : gpu.streams) {
+    for (const GpuOp& op : st.ops) {
+      if (op.call == kNoIndex) continue;
+      LaunchInfo& li = t.launches[t.launchOf[op.call]];
+      if (li.opCount == 0 || op.start < li.queueNs) {
+        li.queueNs = op.start;
+        li.firstOp = op.slice;
+      }
+      ++li.opCount;
+      li.gpuNs += op.end - op.start;
+    }
+  }
+}
+
+// Finishes each launch's queue time and short-kernel flag and gathers the
+// launch times by name and the queue times.
+void finishLaunches(const CallTable& calls, std::size_t nameCount, LaunchTable& t,
+                    LaunchStats& stats) {
+  for (std::size_t i = 1; i <= nameCount; ++i) t.segmentBegin[i] += t.segmentBegin[i - 1];
+  std::vector<std::uint32_t> fill(t.segmentBegin.begin(), t.segmentBegin.end() - 1);
+  t.launchNs.resize(t.launches.size());
+  t.queueNs.resize(t.launches.size());
+  std::size_t i = 0;
+  for (LaunchInfo& li : t.launches) {
+    const CallRec& call = calls.calls[li.call];
+    li.queueNs -= call.end;
+    li.shortKernel = li.gpuNs < li.launchNs;
+    t.launchNs[fill[call.name]++] = li.launchNs;
+    t.queueNs[i++] = li.queueNs;
+    ++stats.count;
+    ++stats.byKind[static_cast<std::size_t>(li.kind)];
+    stats.shortKernels += li.shortKernel;
+  }
+}
+
+// Flags calls slower than outlierFactor x the median of their name (each
+// name's median is a selection within its segment of t.launchNs) and
+// turns LaunchInfo::call into the call's slice index.
+void flagOutliers(const CallTable& calls, std::size_t nameCount, const GapOptions& options,
+                  LaunchTable& t, LaunchStats& stats) {
   std::vector<TimeNs> median(nameCount, 0);
   for (std::size_t name = 0; name < nameCount; ++name) {
-    const TimeNs* first = grouped.data() + segmentBegin[name];
-    const TimeNs* last = grouped.data() + segmentBegin[name + 1];
+    const TimeNs* first = t.launchNs.data() + t.segmentBegin[name];
+    const TimeNs* last = t.launchNs.data() + t.segmentBegin[name + 1];
     if (first == last) continue;
     median[name] = valuesAtRanks(first, last, {static_cast<std::size_t>(last - first - 1) / 2})[0];
   }
-  for (std::size_t i = 0; i < launches.size(); ++i) {
-    LaunchInfo& li = launches[i];
-    TimeNs m = median[calls.calls[launchCalls[i]].name];
+  for (LaunchInfo& li : t.launches) {
+    const CallRec& call = calls.calls[li.call];
+    TimeNs m = median[call.name];
     li.outlier = li.launchNs >= options.outlierMinNs &&
                  static_cast<double>(li.launchNs) > options.outlierFactor * static_cast<double>(m);
+    stats.outliers += li.outlier;
+    li.call = call.slice;
   }
 }
 
@@ -80,46 +124,18 @@ void flagOutliers(const CallTable& calls, std::size_t nameCount,
 
 void fillLaunchStats(const CallTable& calls, const GpuTimelines& gpu, const GapOptions& options,
                      std::size_t nameCount, LaunchStats& stats, std::vector<LaunchInfo>* keep) {
-  std::vector<Launched> launched = collectLaunched(calls, gpu);
   stats.unmatched = calls.launchCallsWithoutCorrelation;
-  std::vector<LaunchInfo> launches;
-  std::vector<std::uint32_t> launchCalls;  // position in calls.calls of each launch
-  launches.reserve(calls.calls.size());
-  launchCalls.reserve(calls.calls.size());
-  for (std::size_t pos = 0; pos < calls.calls.size(); ++pos) {
-    const CallRec& call = calls.calls[pos];
-    const Launched& l = launched[pos];
-    if (l.count == 0) {
-      if (call.kind != LaunchKind::None) ++stats.unmatched;
-      continue;
-    }
-    LaunchInfo li;
-    li.call = call.slice;
-    li.firstOp = l.firstOp;
-    li.opCount = l.count;
-    li.kind = call.kind;
-    li.launchNs = call.end - call.start;
-    li.queueNs = l.firstStart - call.end;
-    li.gpuNs = l.gpuNs;
-    li.shortKernel = li.gpuNs < li.launchNs;
-    launches.push_back(li);
-    launchCalls.push_back(static_cast<std::uint32_t>(pos));
-  }
-  flagOutliers(calls, nameCount, launchCalls, launches, options);
-  std::vector<TimeNs> launchNs, queueNs;
-  launchNs.reserve(launches.size());
-  queueNs.reserve(launches.size());
-  for (const LaunchInfo& li : launches) {
-    ++stats.count;
-    ++stats.byKind[static_cast<std::size_t>(li.kind)];
-    stats.shortKernels += li.shortKernel;
-    stats.outliers += li.outlier;
-    launchNs.push_back(li.launchNs);
-    queueNs.push_back(li.queueNs);
-  }
-  stats.launchNs = distributionOf(launchNs);
-  stats.queueNs = distributionOf(queueNs);
-  if (keep) *keep = std::move(launches);
+  LaunchTable t;
+  t.segmentBegin.assign(nameCount + 1, 0);
+  collectLaunches(calls, gpu, t, stats.unmatched);
+  addOps(gpu, t);
+  t.launchOf = {};
+  finishLaunches(calls, nameCount, t, stats);
+  flagOutliers(calls, nameCount, options, t, stats);
+  // Order statistics do not depend on the order of the values.
+  stats.launchNs = distributionOf(t.launchNs);
+  stats.queueNs = distributionOf(t.queueNs);
+  if (keep) *keep = std::move(t.launches);
 }
 
 }  // namespace gapscope::analysis::gaps_detail

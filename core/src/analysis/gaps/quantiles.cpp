@@ -48,6 +48,14 @@ std::vector<TimeNs> valuesAtRanks(const TimeNs* first, const TimeNs* last,
     bucket[r] = b;
     within[r] = ranks[r] - before;
   }
+  std::vector<TimeNs> out(ranks.size());
+  if (shift == 0) {
+    // One value per bucket (a range below 2^16, as launch times in ns
+    // mostly have): the bucket is the answer, no second pass.
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+      out[r] = static_cast<TimeNs>(static_cast<std::uint64_t>(lo) + bucket[r]);
+    return out;
+  }
   std::vector<std::vector<TimeNs>> members(ranks.size());
   for (std::size_t r = 0; r < ranks.size(); ++r) members[r].reserve(count[bucket[r]]);
   for (const TimeNs* p = first; p != last; ++p) {
@@ -55,7 +63,6 @@ std::vector<TimeNs> valuesAtRanks(const TimeNs* first, const TimeNs* last,
     for (std::size_t r = 0; r < ranks.size(); ++r)
       if (b == bucket[r]) members[r].push_back(*p);
   }
-  std::vector<TimeNs> out(ranks.size());
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     const auto& m = members[r];
     // A long tail (one 3 s launch among 2 us ones) puts most values in one

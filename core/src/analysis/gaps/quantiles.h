@@ -1,7 +1,8 @@
 // Exact order statistics of integer nanoseconds without sorting: a
 // histogram of the values' top 16 bits (relative to the minimum) finds the
 // bucket that holds each wanted rank, and only that bucket's values are
-// selected from. Two passes over the data, whatever its size; millions of
+// selected from. Two passes over the data, whatever its size (one when the
+// values span less than 2^16 ns, each bucket then holding one value); millions of
 // launch durations take milliseconds, where std::nth_element took ten times
 // as long and needed a copy it could reorder.
 #pragma once

@@ -30,22 +30,31 @@ std::uint32_t stepAt(const Trace& trace, const std::vector<std::uint32_t>& steps
   return t < trace.slices[*it].end() ? static_cast<std::uint32_t>(it - steps.begin()) : kNoIndex;
 }
 
-template <typename Span>
-auto firstEndingAfter(const std::vector<Span>& spans, TimeNs t) {
-  return std::upper_bound(spans.begin(), spans.end(), t,
-                          [](TimeNs v, const Span& s) { return v < s.end; });
-}
-
-// Busy and idle of one device inside [lo, hi).
-void clipToWindow(const DeviceTimeline& d, TimeNs lo, TimeNs hi, UtilizationStats& stats) {
-  for (auto b = firstEndingAfter(d.blocks, lo); b != d.blocks.end() && b->start < hi; ++b)
-    stats.busyNs += std::min(b->end, hi) - std::max(b->start, lo);
-  for (auto g = firstEndingAfter(d.gaps, lo); g != d.gaps.end() && g->start < hi; ++g) {
-    TimeNs clip = std::min(g->end, hi) - std::max(g->start, lo);
+// Adds the part of each gap of `gaps` (sorted, disjoint) inside [lo, hi).
+template <typename Span, typename Start, typename End>
+void addClippedGaps(const Span* first, const Span* last, TimeNs lo, TimeNs hi, Start start,
+                    End end, UtilizationStats& stats) {
+  const Span* g = std::upper_bound(first, last, lo, [&](TimeNs v, const Span& s) { return v < end(s); });
+  for (; g != last && start(*g) < hi; ++g) {
+    TimeNs clip = std::min(end(*g), hi) - std::max(start(*g), lo);
     stats.idle[g->cause] += clip;
     stats.hta[g->hta] += clip;
     ++stats.gapCount;
   }
+}
+
+// Idle time of one device inside [lo, hi), a window within its active
+// window, from its listed and unlisted gaps; the rest of the window is busy
+// (blocks and gaps tile the active window).
+void clipToWindow(const Gap* listed, std::size_t listedCount, const std::vector<GapSpan>& unlisted,
+                  TimeNs lo, TimeNs hi, UtilizationStats& stats) {
+  addClippedGaps(
+      listed, listed + listedCount, lo, hi, [](const Gap& g) { return g.start; },
+      [](const Gap& g) { return g.end(); }, stats);
+  addClippedGaps(
+      unlisted.data(), unlisted.data() + unlisted.size(), lo, hi,
+      [](const GapSpan& g) { return g.start; }, [](const GapSpan& g) { return g.end; }, stats);
+  stats.busyNs = (hi - lo) - stats.idle.total();
 }
 
 }  // namespace
@@ -77,9 +86,13 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const CallTable& calls,
 }
 
 void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& gpu,
-               const std::vector<StepWindow>& windows, GapAnalysis& out) {
+               const std::vector<StepWindow>& windows,
+               const std::vector<std::vector<GapSpan>>& unlisted, GapAnalysis& out) {
   const auto& steps = calls.steps;
   std::size_t deviceCount = gpu.devices.size();
+  std::vector<std::size_t> firstListed(deviceCount, 0);  // each device's gaps in out.gaps
+  for (std::size_t di = 1; di < deviceCount; ++di)
+    firstListed[di] = firstListed[di - 1] + gpu.devices[di - 1].listedGaps;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Slice& a = trace.slices[steps[i]];
     StepStats step;
@@ -96,7 +109,8 @@ void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& g
       stats.activeStart = w.lo;
       stats.activeEnd = w.hi;
       stats.gpuOps = w.ops;
-      clipToWindow(gpu.devices[di], w.lo, w.hi, stats);
+      clipToWindow(out.gaps.data() + firstListed[di], gpu.devices[di].listedGaps, unlisted[di], w.lo,
+                   w.hi, stats);
       step.devices.push_back(stats);
     }
     out.steps.push_back(std::move(step));
