@@ -38,6 +38,8 @@ Trace smallTrace() {
   add("inner", "cpu_op", 2000, 4000, 1, 1);
   add("k1", "kernel", 1000, 3000, 0, 7);
   add("k2", "kernel", 24000, 3000, 0, 7);
+  b.addCounter(b.numericId(1), b.intern("memory"), 0, 5, 0);
+  b.addCounter(b.numericId(1), b.intern("memory"), 8000, 42, 0);
   return b.finish();
 }
 
@@ -150,4 +152,32 @@ TEST(TimelineWidget, TheLaunchGapIsDrawnAndClickable) {
   EXPECT_EQ(f.session.selection(), (Selection{Selection::Kind::Gap, streamGap}));
   f.session.setGapsShown(false);
   EXPECT_EQ(f.widget.gapAtPoint(r.center()), kNoIndex);
+}
+
+TEST(TimelineWidget, CounterLanesShowTheirValueUnderTheMouse) {
+  ensureApp();
+  Fixture f;
+  f.widget.show();
+  const auto& layout = f.session.layout();
+  std::uint32_t lane = kNoIndex;
+  for (std::uint32_t l = 0; l < layout.lanes().size(); ++l) {
+    if (layout.lanes()[l].kind == timeline::LaneKind::Counter) lane = l;
+  }
+  ASSERT_NE(lane, kNoIndex);
+  // The counter lane sits below the thread lane; find its row on screen.
+  const QRectF inner = f.widget.sliceRect(f.named("inner"));
+  const std::uint32_t row = layout.lanes()[lane].firstRow;
+  int y = -1;
+  for (int probe = static_cast<int>(inner.bottom()); probe < f.widget.height(); ++probe) {
+    QHelpEvent help(QEvent::ToolTip, QPoint(static_cast<int>(inner.center().x()), probe), QPoint());
+    QApplication::sendEvent(&f.widget, &help);
+    if (QToolTip::text().contains(QStringLiteral("memory"))) {
+      y = probe;
+      break;
+    }
+  }
+  ASSERT_GE(y, 0) << "no counter tooltip below the thread lane (row " << row << ")";
+  // inner spans 2..6 us: the 5 set at 0 is in force there, not the 42 set at 8 us.
+  EXPECT_TRUE(QToolTip::text().contains(QStringLiteral("<br>5 (highest in the trace: 42)"))) << QToolTip::text().toStdString();
+  QToolTip::hideText();
 }

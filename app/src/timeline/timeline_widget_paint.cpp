@@ -230,6 +230,22 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
                                                          static_cast<qsizetype>(trace.str(s.category).size())));
     return html;
   }
+  if (pos.x() >= chrome_.namesWidth && pos.y() >= chrome_.axisHeight) {
+    // A counter lane: the value in force at the mouse.
+    const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+    if (hit.lane != kNoIndex && session_->layout().lanes()[hit.lane].kind == timeline::LaneKind::Counter) {
+      const auto& lane = session_->layout().lanes()[hit.lane];
+      const CounterSeries& series = trace.counters[lane.counter];
+      const TimeNs t = timeAt(pos.x());
+      const auto it = std::upper_bound(series.ts.begin(), series.ts.end(), t);
+      if (it == series.ts.begin()) return {};
+      const auto k = static_cast<std::size_t>(it - series.ts.begin()) - 1;
+      if (k >= series.values.size()) return {};
+      return tr("<b>%1</b><br>%2 (highest in the trace: %3)")
+          .arg(QString::fromStdString(lane.name).toHtmlEscaped(), QString::number(series.values[k], 'g', 8),
+               QString::number(lane.counterMax, 'g', 8));
+    }
+  }
   const std::uint32_t gap = gapAtPoint(pos);
   if (gap != kNoIndex) {
     const auto& g = session_->gaps().gaps[gap];
