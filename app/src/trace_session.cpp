@@ -71,7 +71,7 @@ void TraceSession::focusGap(std::uint32_t gap) {
   blamed.erase(std::unique(blamed.begin(), blamed.end()), blamed.end());
   selectGap(gap);
   setHighlights(std::move(blamed), tr("CPU work blamed for the gap"));
-  reveal(from, to, g.launch);
+  reveal(from, to, g.launch, /*fit=*/true);
 }
 
 void TraceSession::focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin) {
@@ -141,8 +141,8 @@ void TraceSession::setMinGapNs(TimeNs ns) {
   emit gapOverlayChanged();
 }
 
-void TraceSession::reveal(TimeNs start, TimeNs end, std::uint32_t slice) {
-  emit revealRequested(start, end, slice);
+void TraceSession::reveal(TimeNs start, TimeNs end, std::uint32_t slice, bool fit) {
+  emit revealRequested(start, end, slice, fit);
 }
 
 void TraceSession::revealSlice(std::uint32_t slice) {

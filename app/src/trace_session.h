@@ -70,8 +70,10 @@ class TraceSession : public QObject {
   void setMinGapNs(TimeNs ns);
   const timeline::GapOverlay& gapOverlay() const { return overlay_; }
 
-  // Asks the timeline to show [start, end) (and the row of `slice`, if any).
-  void reveal(TimeNs start, TimeNs end, std::uint32_t slice = kNoIndex);
+  // Asks the timeline to show [start, end) (and the row of `slice`, if
+  // any): keeping the zoom when it is already readable there, or (`fit`)
+  // zooming to exactly that range.
+  void reveal(TimeNs start, TimeNs end, std::uint32_t slice = kNoIndex, bool fit = false);
   void revealSlice(std::uint32_t slice);
 
  signals:
@@ -79,7 +81,7 @@ class TraceSession : public QObject {
   void selectionChanged();
   void highlightsChanged();
   void gapOverlayChanged();
-  void revealRequested(qint64 start, qint64 end, quint32 slice);
+  void revealRequested(qint64 start, qint64 end, quint32 slice, bool fit);
 
  private:
   void stepSearch(int delta);

@@ -203,7 +203,12 @@ TEST_F(OpenWindow, ClickingAGapSelectsItAndHighlightsTheBlamedCpuWork) {
   // The CPU work blamed for it lights up, and the view takes in its launch call.
   const auto& hl = s().highlights();
   EXPECT_NE(std::find(hl.begin(), hl.end(), g.launch), hl.end());
-  EXPECT_LE(w().timeline()->scale().start(), std::min(g.start, trace().slices[g.launch].start));
+  // Zoomed to the gap and its launch call: both in view, and not much else.
+  const TimeNs from = std::min(g.start, trace().slices[g.launch].start);
+  const TimeNs to = std::max(g.end(), trace().slices[g.launch].end());
+  EXPECT_LE(w().timeline()->scale().start(), from);
+  EXPECT_GE(w().timeline()->scale().end(), to);
+  EXPECT_LT(w().timeline()->scale().duration(), 1.2 * static_cast<double>(to - from));
 }
 
 TEST_F(OpenWindow, KeysZoomPanAndFit) {

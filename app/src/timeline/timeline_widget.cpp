@@ -224,8 +224,16 @@ std::uint32_t TimelineWidget::groupHeaderAt(const QPointF& pos) const {
 
 std::optional<std::pair<TimeNs, TimeNs>> TimelineWidget::measuredRange() const { return measure_; }
 
-void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice) {
+void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice, bool fit) {
   if (!session_->hasTrace()) return;
+  if (fit) {
+    fitRange(start, end);
+    if (slice != kNoIndex) {
+      const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), slice);
+      if (row != kNoIndex) ensureRowVisible(row);
+    }
+    return;
+  }
   const double x0 = scale_.toPixel(start);
   const double x1 = scale_.toPixel(end);
   const bool fullyVisible = x0 >= 0 && x1 <= scale_.width();

@@ -87,7 +87,7 @@ class TimelineWidget : public QWidget {
 
  private:
   void onTraceChanged();
-  void onReveal(qint64 start, qint64 end, quint32 slice);
+  void onReveal(qint64 start, qint64 end, quint32 slice, bool fit);
   void rebuildVertical();
   void invalidate();  // the frame must be rebuilt
   void clampScroll();
