@@ -3,6 +3,7 @@
 // run it under a real X server (xvfb-run) so fonts and styles are the
 // platform's:
 //   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -136,7 +137,10 @@ int main(int argc, char** argv) {
   s->searchNext();
   save(&w, out, QStringLiteral("search.png"));
 
-  QApplication::setPalette(QPalette(QColor(0x2B, 0x2D, 0x31)));
+  // View > Theme > Dark, as a user would pick it.
+  for (QAction* a : w.findChildren<QAction*>()) {
+    if (a->text() == QStringLiteral("Dark")) a->trigger();
+  }
   settle(500);
   save(&w, out, QStringLiteral("dark.png"));
   return 0;
