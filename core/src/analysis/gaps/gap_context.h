@@ -333,6 +333,10 @@ void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& g
 
 Verdict makeVerdict(const GapAnalysis& analysis, const GapOptions& options);
 
+// analyzeGaps, optionally without the launch statistics (summarizeGaps
+// needs none).
+GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaunchStats);
+
 // "1.234 ms", "12.345 us", "850 ns": exact decimals of integer ns.
 std::string formatDuration(TimeNs ns);
 

@@ -2,11 +2,12 @@
 // CPU-op attribution together.
 //
 // On a big trace the work runs on two threads, in three rounds:
-//   1. the CPU calls and the CPU tracks' parent links | the GPU ops, their
-//      gap counts and the gap list laid out at its final size;
-//   2. (one thread) ops bound to their launch calls;
-//   3. step windows, device gaps with their CPU ops | launch statistics,
-//      stream gaps with the CPU ops no device gap has for them.
+//   1. the CPU calls and the CPU tracks' parent links, then the GPU ops
+//      bound to their calls | the GPU ops, their gap counts, and the gap
+//      list laid out at its final size;
+//   2. step windows, device gaps with their CPU ops | launch statistics,
+//      stream gaps with the CPU ops no device gap has for them;
+//   3. the CPU-op pools joined | stream gaps pointed at their CPU ops.
 // Each thread writes its own part of the gap list and its own CPU-op pool;
 // the pools are joined at the end, so the result is the same with one
 // thread or two.
@@ -102,7 +103,8 @@ void runDevices(const Context& c, GapBlamer* blamer, GapAnalysis& out,
 
 // A listed stream gap whose CPU ops are those of a listed device gap (same
 // window, same thread) says so with this count and the device gap's
-// position in out.gaps as its begin, until joinCpuOps copies them over.
+// position in out.gaps as its begin, until pointStreamGapsAtCpuOps copies
+// them over.
 constexpr std::uint32_t kSameAsDeviceGap = kNoIndex;
 
 // The stream gaps of every device. The streams of a device are walked
@@ -242,18 +244,35 @@ class StreamGapRunner {
   DeviceGapSeen lastDeviceGap_;
 };
 
-// Appends the streams' pools to out.cpuOps (in stream order, after the
-// device gaps' entries) and points every listed stream gap at its entries.
-void joinCpuOps(const GpuTimelines& gpu, std::size_t firstStreamGap,
-                std::vector<std::vector<CpuOpBlame>>& pools, GapAnalysis& out) {
-  std::size_t total = out.cpuOps.size();
+// Where each stream's own CPU-op entries go in out.cpuOps: after the
+// device gaps' entries, stream by stream.
+std::vector<std::uint32_t> poolOffsets(const std::vector<std::vector<CpuOpBlame>>& pools,
+                                       std::size_t deviceEntries) {
+  std::vector<std::uint32_t> offsets;
+  std::size_t next = deviceEntries;
+  for (const auto& p : pools) {
+    offsets.push_back(static_cast<std::uint32_t>(next));
+    next += p.size();
+  }
+  return offsets;
+}
+
+void appendPools(std::vector<std::vector<CpuOpBlame>>& pools, std::vector<CpuOpBlame>& cpuOps) {
+  std::size_t total = cpuOps.size();
   for (const auto& p : pools) total += p.size();
-  out.cpuOps.reserve(total);
+  cpuOps.reserve(total);
+  for (auto& p : pools) {
+    cpuOps.insert(cpuOps.end(), p.begin(), p.end());
+    p = {};
+  }
+}
+
+// Points every listed stream gap at its CPU-op entries: a device gap's, or
+// its own, moved by its stream's pool offset.
+void pointStreamGapsAtCpuOps(const GpuTimelines& gpu, std::size_t firstStreamGap,
+                             const std::vector<std::uint32_t>& offsets, GapAnalysis& out) {
   std::size_t next = firstStreamGap;
   for (std::size_t si = 0; si < gpu.streams.size(); ++si) {
-    auto offset = static_cast<std::uint32_t>(out.cpuOps.size());
-    out.cpuOps.insert(out.cpuOps.end(), pools[si].begin(), pools[si].end());
-    pools[si] = {};
     for (std::uint64_t k = 0; k < gpu.streams[si].listedGaps; ++k) {
       Gap& g = out.gaps[next++];
       if (g.launchTrack == kNoIndex) continue;
@@ -262,7 +281,7 @@ void joinCpuOps(const GpuTimelines& gpu, std::size_t firstStreamGap,
         g.cpuOpsBegin = same.cpuOpsBegin;
         g.cpuOpsCount = same.cpuOpsCount;
       } else {
-        g.cpuOpsBegin += offset;
+        g.cpuOpsBegin += offsets[si];
       }
     }
   }
@@ -293,11 +312,94 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
                         " launch calls carry no correlation id");
 }
 
+// Round 1: the CPU pass beside the GPU pass, then the binding of ops to
+// calls as soon as both are done, beside the layout of the gap list.
+void readBothSides(const Trace& trace, const GapOptions& options, bool parallel, CallTable& calls,
+                   std::vector<TrackTree>& trees, GpuTimelines& gpu, GapAnalysis& out) {
+  auto cpuSide = [&] {
+    TimedPhase step("cpu pass (calls, trees)");
+    calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
+  };
+  auto gpuSide = [&] {
+    TimedPhase step("gpu pass (ops, gap counts)");
+    gpu = collectGpuOps(trace);
+    countGaps(gpu, options.minGapNs);
+  };
+  auto bind = [&] {
+    TimedPhase step("bind ops to calls");
+    bindOps(trace, calls, gpu);
+  };
+  // Laid out once at its final size: device gaps first, then stream gaps,
+  // each thread filling its own part.
+  auto layout = [&] {
+    TimedPhase step("gap list layout");
+    out.gaps.resize(listedGapCount(gpu));
+  };
+  std::promise<void> gpuRead;
+  std::future<void> gpuSideDone = gpuRead.get_future();
+  std::future<void> other;
+  if (parallel) {
+    try {
+      other = std::async(std::launch::async, [&] {
+        try {
+          gpuSide();
+        } catch (...) {
+          gpuRead.set_exception(std::current_exception());
+          throw;
+        }
+        gpuRead.set_value();
+        layout();
+      });
+    } catch (const std::system_error&) {
+      parallel = false;
+    }
+  }
+  if (!parallel) {
+    gpuSide();
+    layout();
+    cpuSide();
+    bind();
+    return;
+  }
+  cpuSide();
+  gpuSideDone.get();
+  bind();
+  other.get();
+}
+
+// The end: the streams' own CPU-op entries appended to the device gaps',
+// beside the stream gaps pointed at their entries; the per-step figures.
+void finish(const Trace& trace, const GapOptions& options, bool parallel, const CallTable& calls,
+            const GpuTimelines& gpu, std::size_t firstStreamGap, GapBlamer* deviceBlamer,
+            StreamGapRunner& streams, const std::vector<StepWindow>& windows,
+            const std::vector<std::vector<GapSpan>>& unlistedDeviceGaps, GapAnalysis& out) {
+  auto& pools = streams.pools();
+  const std::vector<std::uint32_t> offsets = poolOffsets(pools, out.cpuOps.size());
+  runBoth(
+      parallel,
+      [&] {
+        if (deviceBlamer) {
+          appendPools(pools, out.cpuOps);
+          out.overheadCpuOps = deviceBlamer->overheadCpuOps();
+        }
+        // Reads the device gaps only, which the other side leaves alone.
+        if (options.perStep) fillSteps(trace, calls, gpu, windows, unlistedDeviceGaps, out);
+      },
+      [&] {
+        if (deviceBlamer) pointStreamGapsAtCpuOps(gpu, firstStreamGap, offsets, out);
+      });
+}
+
 }  // namespace
 }  // namespace gaps_detail
 
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
-  using namespace gaps_detail;
+  return gaps_detail::analyze(trace, options, true);
+}
+
+namespace gaps_detail {
+
+GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaunchStats) {
   TimedPhase total("analyzeGaps");
   const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
   GapAnalysis out;
@@ -305,24 +407,8 @@ GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
   GpuTimelines gpu;
   std::vector<TrackTree> trees;
   {
-    TimedPhase round("round 1: CPU | GPU");
-    runBoth(
-        parallel,
-        [&] {
-          TimedPhase step("cpu pass (calls, trees)");
-          calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
-        },
-        [&] {
-          {
-            TimedPhase step("gpu pass (ops, gap counts)");
-            gpu = collectGpuOps(trace);
-            countGaps(gpu, options.minGapNs);
-          }
-          // Laid out once at its final size: device gaps first, then stream
-          // gaps, each thread filling its own part.
-          TimedPhase step("gap list layout");
-          out.gaps.resize(listedGapCount(gpu));
-        });
+    TimedPhase round("round 1: CPU | GPU, then bind | layout");
+    readBothSides(trace, options, parallel, calls, trees, gpu, out);
   }
   if (gpu.ops == 0) {
     out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
@@ -330,10 +416,6 @@ GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
     return out;
   }
   out.hasGpuActivity = true;
-  {
-    TimedPhase step("round 2: bind ops to calls");
-    bindOps(trace, calls, gpu);
-  }
 
   GapClassifier classifier(calls, options);
   const Context context{trace, options, calls, gpu, classifier};
@@ -350,7 +432,7 @@ GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
   std::vector<StepWindow> windows;
   StreamGapRunner streams(context, streamBlamer ? &*streamBlamer : nullptr, out, firstStreamGap);
   {
-    TimedPhase round("round 3: devices | launches, streams");
+    TimedPhase round("round 2: devices | launches, streams");
     runBoth(
         parallel,
         [&] {
@@ -362,7 +444,7 @@ GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
           runDevices(context, deviceBlamer ? &*deviceBlamer : nullptr, out, unlistedDeviceGaps);
         },
         [&] {
-          {
+          if (withLaunchStats) {
             TimedPhase step("launch statistics");
             fillLaunchStats(calls, gpu, options, trace.strings.size(), out.launchStats,
                             options.keepLaunches ? &out.launches : nullptr);
@@ -371,16 +453,16 @@ GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
           streams.run();
         });
   }
-  TimedPhase step("join, steps, verdict");
-  out.unlistedGaps += streams.unlisted();
-  if (deviceBlamer) {
-    joinCpuOps(gpu, firstStreamGap, streams.pools(), out);
-    out.overheadCpuOps = deviceBlamer->overheadCpuOps();
+  {
+    TimedPhase round("round 3: CPU ops joined | steps");
+    out.unlistedGaps += streams.unlisted();
+    finish(trace, options, parallel, calls, gpu, firstStreamGap, deviceBlamer ? &*deviceBlamer : nullptr,
+           streams, windows, unlistedDeviceGaps, out);
   }
-  if (options.perStep) fillSteps(trace, calls, gpu, windows, unlistedDeviceGaps, out);
   addNotes(calls, gpu, out);
   out.verdict = makeVerdict(out, options);
   return out;
 }
 
+}  // namespace gaps_detail
 }  // namespace gapscope::analysis

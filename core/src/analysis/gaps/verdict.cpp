@@ -138,7 +138,7 @@ GapSummary summarizeGaps(const Trace& trace, const GapOptions& options) {
   quick.perStep = false;
   quick.blameCpuOps = false;
   quick.minGapNs = std::numeric_limits<TimeNs>::max();  // totals only, no gap list
-  return summarizeGaps(analyzeGaps(trace, quick));
+  return summarizeGaps(gaps_detail::analyze(trace, quick, false));
 }
 
 std::string explainGap(const Trace& trace, const Gap& gap) {
