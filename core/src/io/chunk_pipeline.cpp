@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "json_text.h"
+#include "segment_reader.h"
 #include "text_buffer.h"
 
 namespace gapscope::io {
@@ -39,16 +40,6 @@ struct Chunk {
   std::unique_ptr<ChunkOutput> out;
 
   std::string_view text() const { return {buf.data() + 1, textLen}; }
-};
-
-// What the merger decided about one stretch of text.
-struct Segment {
-  enum class Kind { CutOk, ArrayEnd, BadCut, Truncated, Malformed };
-  Kind kind = Kind::CutOk;
-  std::size_t pos = 0;  // ArrayEnd: the ']'; BadCut: start of the carried event; Malformed: the fault
-  std::string message;
-  std::size_t lastCompleteEnd = 0;  // Truncated: end of the last whole event in this text (0: none)
-  std::vector<std::unique_ptr<ChunkOutput>> outputs;
 };
 
 class Pipeline {
@@ -87,6 +78,7 @@ class Pipeline {
       result_.message = producerError_;
     }
     result_.decompressedBytes = streamEnd_;
+    result_.rewalkedChunks = reader_.walks();
     return std::move(result_);
   }
 
@@ -353,17 +345,6 @@ class Pipeline {
     }
   }
 
-  // simdjson's on-demand root array must be the whole document up to a
-  // final ']' (3.0.1 checks the last structural). The last chunk holds the
-  // end of the events array and whatever follows it ("traceName": ...), so
-  // it is parsed up to its last ']': the array then ends at its own ']' and
-  // the rest is read as the tail.
-  static std::size_t lengthToParse(const char* d, std::size_t textLen, std::size_t commaAt) {
-    if (commaAt != npos) return commaAt + 2;
-    const void* close = memrchr(d + 1, ']', textLen);
-    return close ? static_cast<std::size_t>(static_cast<const char*>(close) - d) + 1 : 1 + textLen;
-  }
-
   void parseFast(Chunk& c, EventParser& parser) {
     c.out = newOutput();
     char* d = c.buf.data();
@@ -454,153 +435,16 @@ class Pipeline {
       std::size_t commaAt = c.commaAt == npos ? npos : carry_.size() + c.commaAt;
       carryActive_ = false;
       carry_.clear();
-      seg = parseText(text, begin, commaAt, c.last, carryFirstInArray_);
+      seg = reader_.parseText(text, begin, commaAt, c.last, carryFirstInArray_);
     } else if (c.fast.ok) {
       seg = interpretFast(c.fast, c.commaAt);
       seg.outputs.push_back(std::move(c.out));
     } else {
-      seg = careful(text, begin, c.last, c.firstInArray);
+      seg = reader_.walkExactly(text, begin, c.last, c.firstInArray);
     }
     c.out.reset();
     apply(seg, text, begin, c.firstInArray);
     giveBack(std::move(c.buf));
-  }
-
-  static Segment interpretFast(const FastParse& fast, std::size_t commaAt) {
-    Segment seg;
-    if (commaAt != npos && fast.closeIndex == commaAt + 1) {
-      seg.kind = Segment::Kind::CutOk;
-    } else {
-      seg.kind = Segment::Kind::ArrayEnd;
-      seg.pos = fast.closeIndex - 1;  // buffer index -> text index
-    }
-    return seg;
-  }
-
-  // Fast parse of text that is not in a chunk buffer, then careful if needed.
-  Segment parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last,
-                    bool firstInArray) {
-    TextBuffer b = bufferHolding(text);
-    const std::size_t len = lengthToParse(b.data(), text.size(), commaAt);
-    if (commaAt != npos) b.text()[commaAt] = ']';
-    auto out = newOutput();
-    FastParse fast = mergerParser_.parse(b.data(), len, b.allocated(), begin - 1, *out);
-    if (fast.ok) {
-      Segment seg = interpretFast(fast, commaAt);
-      seg.outputs.push_back(std::move(out));
-      return seg;
-    }
-    return careful(text, begin, last, firstInArray);
-  }
-
-  // Exact walk over the elements; see the comment in chunk_pipeline.h.
-  Segment careful(std::string_view text, std::uint64_t begin, bool last, bool firstInArray) {
-    ++result_.rewalkedChunks;
-    struct Span {
-      std::size_t b, e;
-    };
-    std::vector<Span> elements;
-    Segment seg;
-    std::size_t p = 0;
-    bool expectValue = true;
-    bool afterComma = !firstInArray;
-    while (true) {
-      p = skipSpaces(text, p);
-      if (p >= text.size()) {
-        seg.kind = last ? Segment::Kind::Truncated : Segment::Kind::CutOk;
-        break;
-      }
-      const char ch = text[p];
-      if (expectValue) {
-        if (ch == ']' && !afterComma) {
-          seg.kind = Segment::Kind::ArrayEnd;
-          seg.pos = p;
-          break;
-        }
-        if (!std::strchr("{[\"-0123456789tfn", ch) || ch == '\0') {
-          seg.kind = Segment::Kind::Malformed;
-          seg.pos = p;
-          seg.message = "expected an event (a JSON object), " + describeFound(text, p);
-          break;
-        }
-        ValueExtent v = scanValueEnd(text, p);
-        if (!v.complete) {
-          if (!last) {
-            seg.kind = Segment::Kind::BadCut;
-            seg.pos = p;
-            break;
-          }
-          JsonCheck check = checkJsonValue(text, p);
-          if (check.status == JsonCheck::Status::Error) {
-            seg.kind = Segment::Kind::Malformed;
-            seg.pos = check.pos;
-            seg.message = check.message;
-          } else {
-            seg.kind = Segment::Kind::Truncated;
-          }
-          break;
-        }
-        elements.push_back({p, v.end});
-        p = v.end;
-        expectValue = false;
-        continue;
-      }
-      if (ch == ',') {
-        ++p;
-        expectValue = true;
-        afterComma = true;
-        continue;
-      }
-      if (ch == ']') {
-        seg.kind = Segment::Kind::ArrayEnd;
-        seg.pos = p;
-        break;
-      }
-      seg.kind = Segment::Kind::Malformed;
-      seg.pos = p;
-      seg.message = "expected ',' or ']' after an event, " + describeFound(text, p);
-      break;
-    }
-    if (!elements.empty()) seg.lastCompleteEnd = elements.back().e;
-    parseElements(text, begin, elements, seg);
-    return seg;
-  }
-
-  template <typename Spans>
-  void parseElements(std::string_view text, std::uint64_t begin, const Spans& elements, Segment& seg) {
-    if (elements.empty()) return;
-    const std::size_t from = elements.front().b;
-    const std::size_t to = elements.back().e;
-    {
-      TextBuffer b = bufferHolding(text.substr(from, to - from));
-      b.text()[to - from] = ']';
-      auto out = newOutput();
-      FastParse fast = mergerParser_.parse(b.data(), to - from + 2, b.allocated(), begin + from - 1, *out);
-      if (fast.ok && fast.closeIndex == to - from + 1) {
-        seg.outputs.push_back(std::move(out));
-        return;
-      }
-    }
-    // Something in these events is wrong: find it event by event.
-    auto out = newOutput();
-    for (const auto& el : elements) {
-      JsonCheck check = checkJsonValue(text, el.b);
-      if (check.status != JsonCheck::Status::Ok || check.pos != el.e) {
-        seg.kind = Segment::Kind::Malformed;
-        seg.pos = check.pos;
-        seg.message = check.status == JsonCheck::Status::Ok ? "expected ',' or ']' after an event"
-                                                            : check.message;
-        break;
-      }
-      TextBuffer b = bufferHolding(text.substr(el.b, el.e - el.b));
-      b.text()[el.e - el.b] = ']';
-      FastParse fast = mergerParser_.parse(b.data(), el.e - el.b + 2, b.allocated(), begin + el.b - 1, *out);
-      if (!fast.ok) {
-        out->builder.issues().add("unparsable_event", Severity::Warning, begin + el.b,
-                                  "an event the parser could not read (" + fast.error + "): dropped");
-      }
-    }
-    seg.outputs.push_back(std::move(out));
   }
 
   void apply(Segment& seg, std::string_view text, std::uint64_t begin, bool firstInArray) {
@@ -712,7 +556,7 @@ class Pipeline {
   std::atomic<std::uint32_t> nextArenaId_{0};
 
   // Merger state.
-  EventParser mergerParser_;
+  SegmentReader reader_{[this] { return newOutput(); }};
   PipelineResult result_;
   bool merged_ = false;
   bool done_ = false;

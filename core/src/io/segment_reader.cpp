@@ -1,0 +1,152 @@
+#include "segment_reader.h"
+
+#include <cstring>
+
+#include "json_text.h"
+#include "text_buffer.h"
+
+namespace gapscope::io {
+
+namespace {
+constexpr std::size_t npos = std::string_view::npos;
+}  // namespace
+
+std::size_t lengthToParse(const char* d, std::size_t textLen, std::size_t commaAt) {
+  if (commaAt != npos) return commaAt + 2;
+  const void* close = memrchr(d + 1, ']', textLen);
+  return close ? static_cast<std::size_t>(static_cast<const char*>(close) - d) + 1 : 1 + textLen;
+}
+
+Segment interpretFast(const FastParse& fast, std::size_t commaAt) {
+  Segment seg;
+  if (commaAt != npos && fast.closeIndex == commaAt + 1) {
+    seg.kind = Segment::Kind::CutOk;
+  } else {
+    seg.kind = Segment::Kind::ArrayEnd;
+    seg.pos = fast.closeIndex - 1;  // buffer index -> text index
+  }
+  return seg;
+}
+
+Segment SegmentReader::parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last,
+                                 bool firstInArray) {
+  TextBuffer b = bufferHolding(text);
+  const std::size_t len = lengthToParse(b.data(), text.size(), commaAt);
+  if (commaAt != npos) b.text()[commaAt] = ']';
+  auto out = newOutput_();
+  FastParse fast = parser_.parse(b.data(), len, b.allocated(), begin - 1, *out);
+  if (fast.ok) {
+    Segment seg = interpretFast(fast, commaAt);
+    seg.outputs.push_back(std::move(out));
+    return seg;
+  }
+  return walkExactly(text, begin, last, firstInArray);
+}
+
+Segment SegmentReader::walkExactly(std::string_view text, std::uint64_t begin, bool last, bool firstInArray) {
+  ++walks_;
+  std::vector<Span> elements;
+  Segment seg;
+  std::size_t p = 0;
+  bool expectValue = true;
+  bool afterComma = !firstInArray;
+  while (true) {
+    p = skipSpaces(text, p);
+    if (p >= text.size()) {
+      seg.kind = last ? Segment::Kind::Truncated : Segment::Kind::CutOk;
+      break;
+    }
+    const char ch = text[p];
+    if (expectValue) {
+      if (ch == ']' && !afterComma) {
+        seg.kind = Segment::Kind::ArrayEnd;
+        seg.pos = p;
+        break;
+      }
+      if (!std::strchr("{[\"-0123456789tfn", ch) || ch == '\0') {
+        seg.kind = Segment::Kind::Malformed;
+        seg.pos = p;
+        seg.message = "expected an event (a JSON object), " + describeFound(text, p);
+        break;
+      }
+      ValueExtent v = scanValueEnd(text, p);
+      if (!v.complete) {
+        if (!last) {
+          seg.kind = Segment::Kind::BadCut;
+          seg.pos = p;
+          break;
+        }
+        JsonCheck check = checkJsonValue(text, p);
+        if (check.status == JsonCheck::Status::Error) {
+          seg.kind = Segment::Kind::Malformed;
+          seg.pos = check.pos;
+          seg.message = check.message;
+        } else {
+          seg.kind = Segment::Kind::Truncated;
+        }
+        break;
+      }
+      elements.push_back({p, v.end});
+      p = v.end;
+      expectValue = false;
+      continue;
+    }
+    if (ch == ',') {
+      ++p;
+      expectValue = true;
+      afterComma = true;
+      continue;
+    }
+    if (ch == ']') {
+      seg.kind = Segment::Kind::ArrayEnd;
+      seg.pos = p;
+      break;
+    }
+    seg.kind = Segment::Kind::Malformed;
+    seg.pos = p;
+    seg.message = "expected ',' or ']' after an event, " + describeFound(text, p);
+    break;
+  }
+  if (!elements.empty()) seg.lastCompleteEnd = elements.back().e;
+  parseElements(text, begin, elements, seg);
+  return seg;
+}
+
+void SegmentReader::parseElements(std::string_view text, std::uint64_t begin, const std::vector<Span>& elements,
+                                  Segment& seg) {
+  if (elements.empty()) return;
+  const std::size_t from = elements.front().b;
+  const std::size_t to = elements.back().e;
+  {
+    TextBuffer b = bufferHolding(text.substr(from, to - from));
+    b.text()[to - from] = ']';
+    auto out = newOutput_();
+    FastParse fast = parser_.parse(b.data(), to - from + 2, b.allocated(), begin + from - 1, *out);
+    if (fast.ok && fast.closeIndex == to - from + 1) {
+      seg.outputs.push_back(std::move(out));
+      return;
+    }
+  }
+  // Something in these events is wrong: find it event by event.
+  auto out = newOutput_();
+  for (const auto& el : elements) {
+    JsonCheck check = checkJsonValue(text, el.b);
+    if (check.status != JsonCheck::Status::Ok || check.pos != el.e) {
+      seg.kind = Segment::Kind::Malformed;
+      seg.pos = check.pos;
+      seg.message = check.status == JsonCheck::Status::Ok ? "expected ',' or ']' after an event"
+                                                          : check.message;
+      break;
+    }
+    TextBuffer b = bufferHolding(text.substr(el.b, el.e - el.b));
+    b.text()[el.e - el.b] = ']';
+    FastParse fast = parser_.parse(b.data(), el.e - el.b + 2, b.allocated(), begin + el.b - 1, *out);
+    if (!fast.ok) {
+      out->builder.issues().add("unparsable_event", Severity::Warning, begin + el.b,
+                                "an event the parser could not read (" + fast.error + "): dropped");
+    }
+  }
+  seg.outputs.push_back(std::move(out));
+}
+
+}  // namespace gapscope::io
