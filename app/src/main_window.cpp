@@ -82,7 +82,9 @@ MainWindow::MainWindow(QWidget* parent)
   });
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  if (recorderProbe_) recorderProbe_->waitForFinished();
+}
 
 TimelineWidget* MainWindow::timeline() const { return timelineView_->timeline(); }
 

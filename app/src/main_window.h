@@ -4,7 +4,9 @@
 // Dock layout, recent files and the theme persist in QSettings.
 #pragma once
 
+#include <QFutureWatcherBase>
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 class QAction;
@@ -112,6 +114,9 @@ class MainWindow : public QMainWindow {
 
   QAction* openAction_;
   QAction* recordAction_ = nullptr;
+  // The recording-availability probe runs on a worker; the window waits for
+  // it when closed so no worker outlives the application.
+  QPointer<QFutureWatcherBase> recorderProbe_;
   QMenu* recentMenu_;
   QMenu* sampleMenu_;
   QListWidget* recentList_;

@@ -35,6 +35,7 @@ void MainWindow::setupRecorder() {
     watcher->deleteLater();
   });
   watcher->setFuture(QtConcurrent::run([] { return gpu::recordingAvailability(); }));
+  recorderProbe_ = watcher;
 }
 
 void MainWindow::startRecording() {

@@ -64,6 +64,8 @@ OpsPanel::OpsPanel(TraceSession* session, QWidget* parent)
   onTraceChanged();
 }
 
+OpsPanel::~OpsPanel() { watcher_.waitForFinished(); }
+
 void OpsPanel::onTraceChanged() {
   watcher_.waitForFinished();
   const QSignalBlocker block(groupByShapes_);

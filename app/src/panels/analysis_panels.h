@@ -31,6 +31,7 @@ class OpsPanel : public QWidget {
 
  public:
   explicit OpsPanel(TraceSession* session, QWidget* parent = nullptr);
+  ~OpsPanel() override;  // waits for a table being built
   OpTableModel* model() const { return model_; }
   TablePanel* table() const { return table_; }
   QCheckBox* groupByShapes() const { return groupByShapes_; }
