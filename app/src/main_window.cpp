@@ -94,6 +94,12 @@ void MainWindow::buildActions() {
   openAction_->setShortcut(QKeySequence::Open);
   openAction_->setToolTip(tr("Open a Chrome trace (.json, .json.gz) from torch.profiler / Kineto"));
   connect(openAction_, &QAction::triggered, this, &MainWindow::chooseFile);
+  exportAction_ = new QAction(tr("&Export Report…"), this);
+  exportAction_->setObjectName(QStringLiteral("exportReportAction"));
+  exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exportAction_->setToolTip(tr("Write a hotspot report (HTML, Markdown, JSON or CSV) of this trace"));
+  exportAction_->setEnabled(false);
+  connect(exportAction_, &QAction::triggered, this, &MainWindow::chooseReportPath);
 }
 
 QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const QString& name,
@@ -138,6 +144,8 @@ void MainWindow::buildMenus() {
   }
   sampleMenu_->setEnabled(!bundledSamples().isEmpty());
   recentMenu_ = file->addMenu(tr("Open &Recent"));
+  file->addSeparator();
+  file->addAction(exportAction_);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -310,6 +318,7 @@ void MainWindow::offerSample() {
 
 void MainWindow::onTraceChanged() {
   const bool has = session_->hasTrace();
+  exportAction_->setEnabled(has);
   stack_->setCurrentWidget(has ? static_cast<QWidget*>(timelineView_) : welcome_);
   if (!has) {
     setWindowTitle(QStringLiteral("gapscope"));

@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include "gapscope/report/report.h"
+
 class QAction;
 class QLabel;
 class QLineEdit;
@@ -61,11 +63,15 @@ class MainWindow : public QMainWindow {
   ChartsPanel* charts() const { return charts_; }
   IssuesPanel* issues() const { return issues_; }
   QString lastError() const { return lastError_; }
+  // Builds and writes a hotspot report of the open trace on a worker thread;
+  // emits reportExported when done. False when no trace is open.
+  bool exportReport(const QString& path, report::ReportFormat format);
   QStringList recentFiles() const;
 
  signals:
   void traceLoaded(const QString& path);
   void loadFailed(const QString& message);
+  void reportExported(const QString& path, const QString& error);  // error empty on success
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -97,6 +103,7 @@ class MainWindow : public QMainWindow {
   void showAbout();
   void setupRecorder();
   void startRecording();
+  void chooseReportPath();
 
   TraceSession* session_;
   TraceLoader* loader_;
@@ -114,6 +121,7 @@ class MainWindow : public QMainWindow {
 
   QAction* openAction_;
   QAction* recordAction_ = nullptr;
+  QAction* exportAction_ = nullptr;
   // The recording-availability probe runs on a worker; the window waits for
   // it when closed so no worker outlives the application.
   QPointer<QFutureWatcherBase> recorderProbe_;

@@ -2,6 +2,7 @@
 // lanes, click a slice, follow the launch arrow, search, click a gap.
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
 #include <QSettings>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -432,3 +433,37 @@ TEST(MainWindowStart, TheRecordButtonSaysWhyItIsOff) {
   }
 }
 #endif
+
+// File > Export Report: enabled with a trace open, writes the report off
+// the GUI thread and says so; a bad path is reported, not a crash.
+TEST_F(OpenWindow, ExportsAHotspotReport) {
+  auto* action = window_->findChild<QAction*>(QStringLiteral("exportReportAction"));
+  ASSERT_NE(action, nullptr);
+  EXPECT_TRUE(action->isEnabled());
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("report.md"));
+  QSignalSpy done(window_.get(), &MainWindow::reportExported);
+  ASSERT_TRUE(window_->exportReport(path, report::ReportFormat::Markdown));
+  ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
+  EXPECT_EQ(done.at(0).at(1).toString(), QString());
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(file.readAll());
+  EXPECT_TRUE(text.contains(QStringLiteral("launch-overhead bound"))) << text.left(300).toStdString();
+
+  const QString bad = dir.filePath(QStringLiteral("missing-folder/report.html"));
+  window_->hide();  // no modal warning box in a test
+  ASSERT_TRUE(window_->exportReport(bad, report::ReportFormat::Html));
+  ASSERT_TRUE(waitUntil([&] { return done.count() == 2; }));
+  EXPECT_FALSE(done.at(1).at(1).toString().isEmpty());
+  EXPECT_FALSE(QFile::exists(bad));
+}
+
+TEST(MainWindowExport, DisabledWithoutATrace) {
+  ensureApp();
+  MainWindow window;
+  auto* action = window.findChild<QAction*>(QStringLiteral("exportReportAction"));
+  ASSERT_NE(action, nullptr);
+  EXPECT_FALSE(action->isEnabled());
+  EXPECT_FALSE(window.exportReport(QStringLiteral("/tmp/never.html"), report::ReportFormat::Html));
+}
