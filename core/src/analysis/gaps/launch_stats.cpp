@@ -123,7 +123,10 @@ void flagOutliers(const CallTable& calls, std::size_t nameCount, const GapOption
 }  // namespace
 
 void fillLaunchStats(const CallTable& calls, const GpuTimelines& gpu, const GapOptions& options,
-                     std::size_t nameCount, LaunchStats& stats, std::vector<LaunchInfo>* keep) {
+                     std::size_t nameCount, LaunchStats& out, std::vector<LaunchInfo>* keep) {
+  // Counted here and handed over at the end: `out` may share a cache line
+  // with what the other thread of the analysis writes.
+  LaunchStats stats;
   stats.unmatched = calls.launchCallsWithoutCorrelation;
   LaunchTable t;
   t.segmentBegin.assign(nameCount + 1, 0);
@@ -135,6 +138,7 @@ void fillLaunchStats(const CallTable& calls, const GpuTimelines& gpu, const GapO
   // Order statistics do not depend on the order of the values.
   stats.launchNs = distributionOf(t.launchNs);
   stats.queueNs = distributionOf(t.queueNs);
+  out = stats;
   if (keep) *keep = std::move(t.launches);
 }
 
