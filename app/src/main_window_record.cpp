@@ -7,11 +7,11 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "main_window.h"
-#include "record_dialog.h"
 #include "trace_loader.h"
 
 #ifdef GAPSCOPE_APP_HAVE_RECORDER
 #include "gapscope/gpu/recorder.h"
+#include "record_dialog.h"
 #endif
 
 namespace gapscope::app {
