@@ -100,9 +100,9 @@ void BlameTotals::addIndexed(StringId name, TimeNs ns) {
   }
 }
 
-void BlameTotals::addTo(BlameTotals& other) const {
-  for (const Entry& e : entries_) other.add(e.name, e.ns);
-  other.untraced_ += untraced_;
+void BlameTotals::addTo(std::vector<TimeNs>& byName, TimeNs& untraced) const {
+  for (const Entry& e : entries_) byName[e.name] += e.ns;
+  untraced += untraced_;
 }
 
 void BlameTotals::clear() {
@@ -158,7 +158,10 @@ std::size_t BlameTotals::takeInto(std::vector<CpuOpBlame>& pool, std::size_t max
 
 void GapBlamer::blame(Gap& g, bool listed, bool overhead, std::vector<CpuOpBlame>& pool) {
   blamer_.blame(g.launchTrack, g.start, g.end(), gapTotals_);
-  if (overhead) gapTotals_.addTo(overheadTotals_);
+  if (overhead) {
+    if (overheadByName_.empty()) overheadByName_.assign(nameCount_, 0);
+    gapTotals_.addTo(overheadByName_, overheadUntraced_);
+  }
   if (!listed) {
     gapTotals_.clear();
     return;
@@ -169,7 +172,10 @@ void GapBlamer::blame(Gap& g, bool listed, bool overhead, std::vector<CpuOpBlame
 
 std::vector<CpuOpBlame> GapBlamer::overheadCpuOps() {
   std::vector<CpuOpBlame> ops;
-  overheadTotals_.takeInto(ops, 0);
+  for (StringId name = 0; name < overheadByName_.size(); ++name)
+    if (overheadByName_[name] > 0) ops.push_back({name, false, overheadByName_[name]});
+  if (overheadUntraced_ > 0) ops.push_back({kEmptyString, true, overheadUntraced_});
+  std::sort(ops.begin(), ops.end(), larger);
   return ops;
 }
 

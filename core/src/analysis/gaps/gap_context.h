@@ -259,8 +259,9 @@ class BlameTotals {
     addIndexed(name, ns);
   }
   void addUntraced(TimeNs ns) { untraced_ += ns; }
-  // Adds every entry to `other` (which keeps them); this one is unchanged.
-  void addTo(BlameTotals& other) const;
+  // Adds every entry to byName (indexed by StringId, big enough) and
+  // `untraced`; this one is unchanged.
+  void addTo(std::vector<TimeNs>& byName, TimeNs& untraced) const;
   void clear();
   // Appends the entries to `pool`, largest first, at most maxOps (0: all),
   // zero entries dropped; returns how many; resets.
@@ -305,7 +306,7 @@ class CpuBlamer {
 class GapBlamer {
  public:
   GapBlamer(const Trace& trace, const std::vector<TrackTree>& trees, const GapOptions& options)
-      : blamer_(trace, trees), options_(options) {}
+      : blamer_(trace, trees), options_(options), nameCount_(trace.strings.size()) {}
   // Blames g's window on g.launchTrack; when `listed`, appends its entries
   // to `pool` and sets g.cpuOpsBegin (the position in `pool`) and
   // g.cpuOpsCount; adds to the overhead totals when `overhead`.
@@ -315,8 +316,12 @@ class GapBlamer {
  private:
   CpuBlamer blamer_;
   const GapOptions& options_;
+  std::size_t nameCount_;
   BlameTotals gapTotals_;
-  BlameTotals overheadTotals_;
+  // Launch-overhead time by CPU op name over every gap: many names, so one
+  // slot per name (allocated at the first such gap).
+  std::vector<TimeNs> overheadByName_;
+  TimeNs overheadUntraced_ = 0;
 };
 
 // Fills `stats` and, when `keep` is given, one LaunchInfo per launch.
