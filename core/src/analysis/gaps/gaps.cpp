@@ -3,10 +3,10 @@
 //
 // On a big trace the work runs on two threads, in three rounds:
 //   1. the CPU calls and the CPU tracks' parent links, then the GPU ops
-//      bound to their calls | the GPU ops, their gap counts, and the gap
-//      list laid out at its final size;
-//   2. step windows, device gaps with their CPU ops | launch statistics,
-//      stream gaps with the CPU ops no device gap has for them;
+//      bound to their calls and the steps' GPU windows | the GPU ops, their
+//      gap counts, and the gap list laid out at its final size;
+//   2. device gaps with their CPU ops | launch statistics, stream gaps with
+//      the CPU ops no device gap has for them;
 //   3. the CPU-op pools joined | stream gaps pointed at their CPU ops.
 // Each thread writes its own part of the gap list and its own CPU-op pool;
 // the pools are joined at the end, so the result is the same with one
@@ -80,9 +80,11 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
 }
 
 // Round 1: the CPU pass beside the GPU pass, then the binding of ops to
-// calls as soon as both are done, beside the layout of the gap list.
+// calls (and the steps' GPU windows) as soon as both are done, beside the
+// layout of the gap list.
 void readBothSides(const Trace& trace, const GapOptions& options, bool parallel, CallTable& calls,
-                   std::vector<TrackTree>& trees, GpuTimelines& gpu, GapAnalysis& out) {
+                   std::vector<TrackTree>& trees, GpuTimelines& gpu, std::vector<StepWindow>& windows,
+                   GapAnalysis& out) {
   auto cpuSide = [&] {
     TimedPhase step("cpu pass (calls, trees)");
     calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
@@ -93,8 +95,12 @@ void readBothSides(const Trace& trace, const GapOptions& options, bool parallel,
     countGaps(gpu, options.minGapNs);
   };
   auto bind = [&] {
-    TimedPhase step("bind ops to calls");
-    bindOps(trace, calls, gpu);
+    {
+      TimedPhase step("bind ops to calls");
+      bindOps(trace, calls, gpu);
+    }
+    TimedPhase step("step windows");
+    if (options.perStep) windows = stepWindows(trace, calls, gpu);
   };
   // Laid out once at its final size: device gaps first, then stream gaps,
   // each thread filling its own part.
@@ -172,9 +178,10 @@ GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaun
   CallTable calls;
   GpuTimelines gpu;
   std::vector<TrackTree> trees;
+  std::vector<StepWindow> windows;
   {
     TimedPhase round("round 1: CPU | GPU, then bind | layout");
-    readBothSides(trace, options, parallel, calls, trees, gpu, out);
+    readBothSides(trace, options, parallel, calls, trees, gpu, windows, out);
   }
   if (gpu.ops == 0) {
     out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
@@ -190,16 +197,11 @@ GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaun
   StreamSide streams;
   LaunchStats launchStats;
   std::vector<LaunchInfo> launches;
-  std::vector<StepWindow> windows;
   {
     TimedPhase round("round 2: devices | launches, streams");
     runBoth(
         parallel,
         [&] {
-          {
-            TimedPhase step("step windows");
-            if (options.perStep) windows = stepWindows(trace, calls, gpu);
-          }
           TimedPhase step("device gaps");
           devices = walkDeviceGaps(context, trees, cpuOpsRoom(options, firstStreamGap), out.gaps.data());
         },
