@@ -12,6 +12,7 @@
 #ifdef GAPSCOPE_APP_HAVE_RECORDER
 #include "gapscope/gpu/recorder.h"
 #include "record_dialog.h"
+#include "recording_store.h"
 #endif
 
 namespace gapscope::app {
@@ -48,8 +49,9 @@ void MainWindow::startRecording() {
   options.size = c.size;
   options.steps = c.steps;
   const QString what = tr("recording of %1 (%2)").arg(c.workload, c.variant);
+  const QString savePath = newRecordingPath(recordingsFolder(), c.workload, c.variant);
   loadingPath_ = what;
-  loader_->start(what, [options, what](const std::atomic<bool>& cancel, LoadProgress& progress) {
+  loader_->start(what, [options, what, savePath](const std::atomic<bool>& cancel, LoadProgress& progress) {
     LoadOutcome out;
     out.path = what;
     progress.stage.store(LoadProgress::Recording);
@@ -68,8 +70,15 @@ void MainWindow::startRecording() {
       out.error = QString::fromStdString(r.error.empty() ? std::string("the recording produced no trace") : r.error);
       return out;
     }
+    // Saved before it is shown: if anything fails later, the file is there.
+    const QString saveError = saveRecording(*r.trace, savePath);
+    if (!saveError.isEmpty()) {
+      out.error = QObject::tr("the recording could not be saved: %1").arg(saveError);
+      return out;
+    }
+    out.path = savePath;
     progress.stage.store(LoadProgress::Analysing);
-    out.loaded = analyseTrace(std::move(*r.trace), what);
+    out.loaded = analyseTrace(std::move(*r.trace), savePath);
     return out;
   });
 }
