@@ -183,11 +183,12 @@ struct Best {
   }
 };
 
-// Runs f `repeat` times; best wall and best CPU time.
-template <typename F>
-Best timeRuns(int repeat, F&& f) {
+// Runs f `repeat` times, `untimed` before each; best wall and best CPU time.
+template <typename Untimed, typename F>
+Best timeRuns(int repeat, Untimed&& untimed, F&& f) {
   Best best;
   for (int r = 0; r < repeat; ++r) {
+    untimed();
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpuSeconds();
     long f0 = minorFaults();
@@ -245,14 +246,14 @@ int main(int argc, char** argv) {
   analysis::gaps_detail::PhaseTimes log;
   if (phases) analysis::gaps_detail::installedPhaseTimes().store(&log);
   analysis::GapAnalysis a;
-  Best full = timeRuns(repeat, [&] {
-    a = {};  // the previous result is freed outside the timed part
-    a = analysis::analyzeGaps(trace, options);
-  });
+  Best full = timeRuns(
+      repeat, [&] { a = {}; },  // the previous result is freed outside the timed part
+      [&] { a = analysis::analyzeGaps(trace, options); });
   auto fullPhases = log.take();
   analysis::gaps_detail::installedPhaseTimes().store(nullptr);
   std::string verdict;
-  Best summary = timeRuns(repeat, [&] { verdict = analysis::summarizeGaps(trace, options).verdict; });
+  Best summary = timeRuns(
+      repeat, [] {}, [&] { verdict = analysis::summarizeGaps(trace, options).verdict; });
   if (verdict.empty()) return 1;
 
   std::printf("analyzeGaps (%d thread%s):   best of %d: %.3f s wall, %.3f s CPU, %ld page faults  "

@@ -153,11 +153,13 @@ void finish(const Context& c, bool parallel, std::size_t firstStreamGap, DeviceS
   runBoth(
       parallel,
       [&] {
+        TimedPhase step("pools joined, steps");
         if (c.options.blameCpuOps) appendPools(streams.pools, out.cpuOps);
         // Reads the device gaps only, which the other side leaves alone.
         if (c.options.perStep) fillSteps(c.trace, c.calls, c.gpu, windows, devices.unlisted, out);
       },
       [&] {
+        TimedPhase step("stream gaps pointed at their CPU ops");
         if (c.options.blameCpuOps) pointStreamGapsAtCpuOps(c.gpu, firstStreamGap, offsets, out);
       });
 }
