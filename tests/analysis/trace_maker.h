@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "../support/slice_events.h"
 #include "gapscope/model/trace_builder.h"
 
 namespace gapscope::testing {
@@ -16,14 +17,7 @@ class TraceMaker {
   TraceMaker& cpu(const std::string& name, const std::string& category, TimeNs start, TimeNs dur,
                   std::int64_t correlation = kNoCorrelation, std::int64_t tid = 1,
                   const std::string& shapes = "") {
-    SliceEvent e;
-    e.pid = b_.numericId(1);
-    e.tid = b_.numericId(tid);
-    e.start = start;
-    e.dur = dur;
-    e.name = b_.intern(name);
-    e.category = b_.intern(category);
-    e.correlation = correlation;
+    SliceEvent e = sliceEvent(b_, 1, tid, name, category, start, dur, correlation);
     if (!shapes.empty()) e.shapes = b_.intern(shapes);
     b_.addComplete(e);
     return *this;
@@ -36,14 +30,7 @@ class TraceMaker {
   TraceMaker& gpu(const std::string& name, const std::string& category, TimeNs start, TimeNs dur,
                   std::int64_t correlation = kNoCorrelation, std::int64_t stream = 7,
                   std::int32_t device = 0, std::optional<KernelInfo> info = std::nullopt) {
-    SliceEvent e;
-    e.pid = b_.numericId(device);
-    e.tid = b_.numericId(stream);
-    e.start = start;
-    e.dur = dur;
-    e.name = b_.intern(name);
-    e.category = b_.intern(category);
-    e.correlation = correlation;
+    SliceEvent e = sliceEvent(b_, device, stream, name, category, start, dur, correlation);
     if (info) {
       info->device = device;
       info->stream = stream;

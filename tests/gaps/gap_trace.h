@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "../support/slice_events.h"
 #include "gapscope/model/trace_builder.h"
 
 namespace gapscope::gaps_test {
@@ -17,15 +18,7 @@ class GapTrace {
   GapTrace& cpu(const std::string& name, TimeNs start, TimeNs dur,
                 const std::string& category = "cpu_op", std::int64_t correlation = kNoCorrelation,
                 std::int64_t tid = 1) {
-    SliceEvent e;
-    e.pid = b_.numericId(1);
-    e.tid = b_.numericId(tid);
-    e.start = start;
-    e.dur = dur;
-    e.name = b_.intern(name);
-    e.category = b_.intern(category);
-    e.correlation = correlation;
-    b_.addComplete(e);
+    b_.addComplete(testing::sliceEvent(b_, 1, tid, name, category, start, dur, correlation));
     return *this;
   }
   // A runtime call; `category` "cuda_driver" for cuLaunchKernel and friends.
@@ -38,14 +31,7 @@ class GapTrace {
   }
   GapTrace& gpu(const std::string& name, const std::string& category, TimeNs start, TimeNs dur,
                 std::int64_t correlation, std::int64_t stream = 7, std::int32_t device = 0) {
-    SliceEvent e;
-    e.pid = b_.numericId(device);
-    e.tid = b_.numericId(stream);
-    e.start = start;
-    e.dur = dur;
-    e.name = b_.intern(name);
-    e.category = b_.intern(category);
-    e.correlation = correlation;
+    SliceEvent e = testing::sliceEvent(b_, device, stream, name, category, start, dur, correlation);
     if (category == "kernel") {
       KernelInfo k;
       k.device = device;
