@@ -221,8 +221,9 @@ int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
       err << "gapscope-cli record: " << r.written.error << "\n";
       return 1;
     }
-    r.steps = gpu::countPerStep(*r.result.trace);
-    r.gaps = analysis::summarizeGaps(*r.result.trace);
+    const analysis::GpuBusy busy = analysis::computeGpuBusy(*r.result.trace);
+    r.steps = gpu::countPerStep(*r.result.trace, busy);
+    r.gaps = analysis::summarizeGaps(*r.result.trace, busy);
   }
   if (format == OutputFormat::Json) {
     printJson(out, r);

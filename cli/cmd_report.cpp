@@ -1,5 +1,6 @@
 // gapscope-cli report: a shareable hotspot report (html, md, json or csv).
 #include <filesystem>
+#include <memory>
 #include <ostream>
 
 #include "command.h"
@@ -53,12 +54,14 @@ int runReport(const Args& args, std::ostream& out, std::ostream& err) {
   report::ReportOptions options;
   options.topOps = countOption(args, "top", options.topOps);
   options.topKernels = options.topOps;
-  options.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
   if (args.has("title")) options.title = args.get("title");
+  analysis::AnalysisOptions analysisOptions;
+  analysisOptions.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
 
   auto trace = loadTraceForCommand(ra.trace, "report", err);
   if (!trace) return 1;
-  report::Report r = report::buildReport(*trace, options);
+  const analysis::TraceAnalysis analysis(std::make_shared<const Trace>(std::move(*trace)), analysisOptions);
+  report::Report r = report::buildReport(analysis, options);
 
   if (toStdout) {
     switch (ra.format) {

@@ -1,4 +1,5 @@
-// gapscope-cli summary: what a trace holds, its span, GPU busy time, import issues.
+// gapscope-cli summary: what a trace holds, its span, GPU busy time (one
+// figure per device: GpuBusy, the gap analysis' own), import issues.
 #include <cstdio>
 #include <ostream>
 
@@ -11,12 +12,8 @@
 namespace gapscope::cli {
 namespace {
 
+using analysis::GpuBusy;
 using analysis::TraceSummary;
-
-std::string shareOfSpan(TimeNs part, TimeNs span) {
-  if (span <= 0) return "";
-  return " (" + formatPercent(100.0 * static_cast<double>(part) / static_cast<double>(span)) + " of the span)";
-}
 
 std::string deviceLabel(std::int32_t device) {
   return device < 0 ? std::string("GPU ?") : "GPU " + std::to_string(device);
@@ -25,13 +22,11 @@ std::string deviceLabel(std::int32_t device) {
 std::string utilizationText(const analysis::GapSummary& g) {
   if (!g.hasGpuActivity) return "no GPU activity";
   std::string text = formatPercent(100.0 * g.utilization) + " of the active window";
-  if (g.deviceUtilization.size() > 1) {
-    for (const auto& [device, u] : g.deviceUtilization) text += ", " + deviceLabel(device) + " " + formatPercent(100.0 * u);
-  }
+  if (g.deviceUtilization.size() > 1) text += " (all devices)";
   return text;
 }
 
-void printText(std::ostream& out, const std::string& path, const TraceSummary& s,
+void printText(std::ostream& out, const std::string& path, const TraceSummary& s, const GpuBusy& busy,
                const analysis::GapSummary& g) {
   out << "Trace:        " << path << '\n'
       << "Events:       " << s.events << '\n'
@@ -42,10 +37,11 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
       << "Instants:     " << s.instants << '\n'
       << "Counters:     " << s.counters << " series\n"
       << "Span:         " << formatTableTime(s.span()) << '\n';
-  if (s.gpuBusy.empty()) out << "GPU busy:     no GPU activity\n";
-  for (const auto& d : s.gpuBusy) {
-    out << "GPU busy:     " << deviceLabel(d.device) << ": " << formatTableTime(d.busy) << shareOfSpan(d.busy, s.span())
-        << ", " << d.activities << " activities\n";
+  if (busy.devices.empty()) out << "GPU busy:     no GPU activity\n";
+  for (const auto& d : busy.devices) {
+    out << "GPU busy:     " << deviceLabel(d.device) << ": " << formatTableTime(d.busy) << " of a "
+        << formatTableTime(d.activeNs()) << " active window (" << formatPercent(100.0 * d.utilization()) << "), "
+        << d.activities << " activities\n";
   }
   out << "Utilisation:  " << utilizationText(g) << '\n'
       << "Verdict:      " << g.verdict << '\n';
@@ -67,7 +63,7 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
   table.print(out);
 }
 
-void printJson(std::ostream& out, const TraceSummary& s, const analysis::GapSummary& g) {
+void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, const analysis::GapSummary& g) {
   nlohmann::ordered_json j;
   j["events"] = s.events;
   j["tracks"] = s.tracks;
@@ -75,11 +71,14 @@ void printJson(std::ostream& out, const TraceSummary& s, const analysis::GapSumm
   j["kernels"] = s.kernels;
   j["flows"] = s.flows;
   j["span_us"] = usNumber(s.span());
-  j["gpu_busy_us"] = usNumber(s.gpuBusyTotal);
+  j["gpu_busy_us"] = usNumber(busy.total());
   j["gpu_busy_per_device"] = nlohmann::ordered_json::array();
-  for (const auto& d : s.gpuBusy) {
-    j["gpu_busy_per_device"].push_back(nlohmann::ordered_json{
-        {"device", d.device}, {"busy_us", usNumber(d.busy)}, {"activities", d.activities}});
+  for (const auto& d : busy.devices) {
+    j["gpu_busy_per_device"].push_back(nlohmann::ordered_json{{"device", d.device},
+                                                              {"busy_us", usNumber(d.busy)},
+                                                              {"active_us", usNumber(d.activeNs())},
+                                                              {"utilization", d.utilization()},
+                                                              {"activities", d.activities}});
   }
   j["utilization"] = g.hasGpuActivity ? nlohmann::ordered_json(g.utilization) : nlohmann::ordered_json(nullptr);
   j["verdict"] = g.verdict;
@@ -100,7 +99,7 @@ void printJson(std::ostream& out, const TraceSummary& s, const analysis::GapSumm
 
 // Long form, one "field,value" pair per line: per-device busy time and
 // issues get their own fields ("gpu_busy_us.gpu0", "import_issue.NAME").
-void printCsv(std::ostream& out, const TraceSummary& s, const analysis::GapSummary& g) {
+void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, const analysis::GapSummary& g) {
   writeCsvRow(out, {"field", "value"});
   auto field = [&](const std::string& name, const std::string& value) { writeCsvRow(out, {name, value}); };
   field("events", std::to_string(s.events));
@@ -109,8 +108,11 @@ void printCsv(std::ostream& out, const TraceSummary& s, const analysis::GapSumma
   field("kernels", std::to_string(s.kernels));
   field("flows", std::to_string(s.flows));
   field("span_us", formatUs(s.span()));
-  field("gpu_busy_us", formatUs(s.gpuBusyTotal));
-  for (const auto& d : s.gpuBusy) field("gpu_busy_us.gpu" + std::to_string(d.device), formatUs(d.busy));
+  field("gpu_busy_us", formatUs(busy.total()));
+  for (const auto& d : busy.devices) {
+    field("gpu_busy_us.gpu" + std::to_string(d.device), formatUs(d.busy));
+    field("gpu_active_us.gpu" + std::to_string(d.device), formatUs(d.activeNs()));
+  }
   field("utilization", g.hasGpuActivity ? std::to_string(g.utilization) : "");
   field("verdict", g.verdict);
   field("memcpys", std::to_string(s.memcpys));
@@ -127,11 +129,12 @@ int runSummary(const Args& args, std::ostream& out, std::ostream& err) {
   auto trace = loadTraceForCommand(*path, "summary", err);
   if (!trace) return 1;
   const TraceSummary summary = analysis::summarizeTrace(*trace);
-  const analysis::GapSummary gaps = analysis::summarizeGaps(*trace);
+  const GpuBusy busy = analysis::computeGpuBusy(*trace);
+  const analysis::GapSummary gaps = analysis::summarizeGaps(*trace, busy);
   switch (format) {
-    case OutputFormat::Text: printText(out, *path, summary, gaps); break;
-    case OutputFormat::Json: printJson(out, summary, gaps); break;
-    case OutputFormat::Csv: printCsv(out, summary, gaps); break;
+    case OutputFormat::Text: printText(out, *path, summary, busy, gaps); break;
+    case OutputFormat::Json: printJson(out, summary, busy, gaps); break;
+    case OutputFormat::Csv: printCsv(out, summary, busy, gaps); break;
   }
   return 0;
 }

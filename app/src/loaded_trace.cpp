@@ -8,9 +8,9 @@ LoadedTrace analyseTrace(Trace&& trace, const QString& path) {
   LoadedTrace out;
   auto shared = std::make_shared<const Trace>(std::move(trace));
   out.layout = std::make_shared<const timeline::TimelineLayout>(timeline::TimelineLayout::build(*shared));
-  out.gaps = std::make_shared<const analysis::GapAnalysis>(analysis::analyzeGaps(*shared));
-  out.ops = std::make_shared<const analysis::OpTable>(analysis::buildOpTable(*shared));
-  out.kernels = std::make_shared<const analysis::KernelTable>(analysis::buildKernelTable(*shared));
+  auto analysis = std::make_shared<analysis::TraceAnalysis>(shared);
+  analysis->computeAll();  // here, off the GUI thread: the views only read
+  out.analysis = std::move(analysis);
   out.trace = std::move(shared);
   out.path = path;
   out.displayName = QFileInfo(path).fileName();

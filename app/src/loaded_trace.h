@@ -1,15 +1,15 @@
 // Everything the views need for one trace, built off the GUI thread and
-// read-only afterwards: the trace, its timeline layout and the analyses.
-// Shared pointers so a reload can swap it while a worker still reads the old one.
+// read-only afterwards: the trace, its timeline layout and its analysis
+// result (TraceAnalysis), computed once and shared by every view and by
+// File > Export Report. Shared pointers so a reload can swap it while a
+// worker still reads the old one.
 #pragma once
 
 #include <QString>
 
 #include <memory>
 
-#include "gapscope/analysis/gaps.h"
-#include "gapscope/analysis/kernel_table.h"
-#include "gapscope/analysis/ops_table.h"
+#include "gapscope/analysis/trace_analysis.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/timeline/layout.h"
 
@@ -18,18 +18,20 @@ namespace gapscope::app {
 struct LoadedTrace {
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const timeline::TimelineLayout> layout;
-  std::shared_ptr<const analysis::GapAnalysis> gaps;
-  std::shared_ptr<const analysis::OpTable> ops;
-  std::shared_ptr<const analysis::KernelTable> kernels;
+  std::shared_ptr<const analysis::TraceAnalysis> analysis;
   QString path;         // where it came from (a file, or a description)
   QString displayName;  // for the window title
   bool truncated = false;  // the file ended mid-event: everything before the cut is here
   double seconds = 0;      // time to read and analyse
 
   bool valid() const { return trace != nullptr; }
+  const analysis::GapAnalysis& gaps() const { return analysis->gaps(); }
+  // The tables, kept alive by the analysis that holds them.
+  std::shared_ptr<const analysis::OpTable> ops() const { return {analysis, &analysis->ops()}; }
+  std::shared_ptr<const analysis::KernelTable> kernels() const { return {analysis, &analysis->kernels()}; }
 };
 
-// Builds the layout and the analyses of a freshly read trace. Runs on any
+// Builds the layout and every analysis of a freshly read trace. Runs on any
 // thread; takes a few hundred milliseconds per million slices.
 LoadedTrace analyseTrace(Trace&& trace, const QString& path);
 

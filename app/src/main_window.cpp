@@ -329,10 +329,9 @@ void MainWindow::onTraceChanged() {
   const LoadedTrace& t = session_->loaded();
   setWindowTitle(tr("%1 — gapscope").arg(t.displayName));
   setWindowFilePath(t.path);
-  std::uint64_t kernels = 0;
-  for (const Slice& s : t.trace->slices) kernels += s.kind == SliceKind::Kernel;
-  QString text = tr("%1 slices · %2 kernels").arg(t.trace->slices.size()).arg(kernels);
-  if (t.gaps->hasGpuActivity) text += tr(" · GPU busy %1 %").arg(t.gaps->verdict.utilization * 100, 0, 'f', 1);
+  const analysis::TraceSummary& summary = t.analysis->summary();
+  QString text = tr("%1 slices · %2 kernels").arg(summary.slices).arg(summary.kernels);
+  if (t.gaps().hasGpuActivity) text += tr(" · GPU busy %1 %").arg(t.gaps().verdict.utilization * 100, 0, 'f', 1);
   if (t.seconds > 0) text += tr(" · opened in %1 s").arg(t.seconds, 0, 'f', 2);
   if (t.truncated) text += tr(" · the file was cut short: showing what came before the cut");
   info_->setText(text);

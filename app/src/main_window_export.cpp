@@ -1,6 +1,6 @@
-// MainWindow: File > Export Report. The report is built from the open trace
-// on a worker thread (the analyses take about a second per few million
-// slices) and written atomically by core's report writer.
+// MainWindow: File > Export Report. The report is built on a worker thread
+// from the open trace's analysis result (the one the views show) and written
+// atomically by core's report writer.
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -61,8 +61,10 @@ void MainWindow::chooseReportPath() {
 
 bool MainWindow::exportReport(const QString& path, report::ReportFormat format) {
   if (!session_->hasTrace()) return false;
-  // Holding the trace keeps it alive even if another one is opened meanwhile.
-  std::shared_ptr<const Trace> trace = session_->loaded().trace;
+  // Holding the analysis keeps it (and its trace) alive even if another
+  // trace is opened meanwhile. Its results are the ones on screen: the report
+  // reads them, it computes nothing again.
+  std::shared_ptr<const analysis::TraceAnalysis> analysis = session_->loaded().analysis;
   statusBar()->showMessage(tr("Writing report %1…").arg(path));
   auto* watcher = new QFutureWatcher<QString>(this);
   connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
@@ -76,8 +78,8 @@ bool MainWindow::exportReport(const QString& path, report::ReportFormat format) 
     }
     emit reportExported(path, error);
   });
-  watcher->setFuture(QtConcurrent::run([trace, path, format] {
-    const report::Report r = report::buildReport(*trace);
+  watcher->setFuture(QtConcurrent::run([analysis, path, format] {
+    const report::Report r = report::buildReport(*analysis);
     return QString::fromStdString(report::writeReport(r, format, path.toStdString()));
   }));
   return true;

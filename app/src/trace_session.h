@@ -33,7 +33,8 @@ class TraceSession : public QObject {
   bool hasTrace() const { return loaded_.valid(); }
   const Trace& trace() const { return *loaded_.trace; }
   const timeline::TimelineLayout& layout() const { return *loaded_.layout; }
-  const analysis::GapAnalysis& gaps() const { return *loaded_.gaps; }
+  const analysis::GapAnalysis& gaps() const { return loaded_.gaps(); }
+  const analysis::TraceAnalysis& analysis() const { return *loaded_.analysis; }
 
   // Selection. Selecting a slice also finds its launch/kernel partner.
   void selectSlice(std::uint32_t slice);

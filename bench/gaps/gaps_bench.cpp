@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
   analysis::gaps_detail::installedPhaseTimes().store(nullptr);
   std::string verdict;
   Best summary = timeRuns(
-      repeat, [] {}, [&] { verdict = analysis::summarizeGaps(trace, options).verdict; });
+      repeat, [] {}, [&] { verdict = analysis::summarizeGaps(trace, analysis::computeGpuBusy(trace), options).verdict; });
   if (verdict.empty()) return 1;
 
   std::printf("analyzeGaps (%d thread%s):   best of %d: %.3f s wall, %.3f s CPU, %ld page faults  "

@@ -153,14 +153,15 @@ int main(int argc, char** argv) {
   const double genS = static_cast<double>(clock.restart()) / 1000.0;
   loaded.layout = std::make_shared<const timeline::TimelineLayout>(timeline::TimelineLayout::build(*trace));
   const double layoutS = static_cast<double>(clock.restart()) / 1000.0;
-  loaded.gaps = std::make_shared<const analysis::GapAnalysis>(analysis::analyzeGaps(*trace));
+  loaded.analysis = std::make_shared<const analysis::TraceAnalysis>(trace);
+  loaded.analysis->gaps();  // the views read only the gap analysis
   const double gapsS = static_cast<double>(clock.restart()) / 1000.0;
   loaded.trace = trace;
   loaded.displayName = QStringLiteral("generated");
   std::size_t indexBytes = 0;
   for (const auto& r : loaded.layout->rows()) indexBytes += r.indices.capacity() * sizeof(std::uint32_t);
   std::printf("trace: %zu slices, %zu gaps listed; generated in %.1f s, layout %.2f s, gap analysis %.1f s\n",
-              trace->slices.size(), loaded.gaps->gaps.size(), genS, layoutS, gapsS);
+              trace->slices.size(), loaded.gaps().gaps.size(), genS, layoutS, gapsS);
   std::printf("memory: trace %.0f MB, layout row indices %.0f MB\n", static_cast<double>(trace->memoryBytes()) / 1e6,
               static_cast<double>(indexBytes) / 1e6);
 

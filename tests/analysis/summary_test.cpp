@@ -1,4 +1,4 @@
-// Trace summary: counts, span, GPU busy time as a union per device.
+// Trace summary: counts, span, import issues.
 #include <gtest/gtest.h>
 
 #include "gapscope/analysis/summary.h"
@@ -9,15 +9,7 @@ namespace {
 
 using testing::TraceMaker;
 
-TEST(Summary, UnionLength) {
-  EXPECT_EQ(unionLength({}), 0);
-  EXPECT_EQ(unionLength({{0, 10}, {5, 15}, {20, 30}}), 25);
-  EXPECT_EQ(unionLength({{20, 30}, {0, 100}, {40, 50}}), 100);
-  EXPECT_EQ(unionLength({{0, 10}, {10, 20}}), 20);  // touching intervals
-  EXPECT_EQ(unionLength({{5, 5}, {7, 3}}), 0);      // empty and reversed ones cover nothing
-}
-
-TEST(Summary, CountsSpanAndBusyPerDevice) {
+TEST(Summary, CountsAndSpan) {
   TraceMaker m;
   m.cpu("aten::mm", "cpu_op", 0, 1000).launch(10, 10, 1).launch(30, 10, 2).launch(50, 10, 3);
   m.kernel("a", 100, 100, 1, 7, 0);
@@ -34,15 +26,6 @@ TEST(Summary, CountsSpanAndBusyPerDevice) {
   EXPECT_EQ(s.start, 0);
   EXPECT_EQ(s.end, 1000);
   EXPECT_EQ(s.span(), 1000);
-  ASSERT_EQ(s.gpuBusy.size(), 2u);
-  EXPECT_EQ(s.gpuBusy[0].device, 0);
-  EXPECT_EQ(s.gpuBusy[0].busy, 150);
-  EXPECT_EQ(s.gpuBusy[0].activities, 2u);
-  EXPECT_EQ(s.gpuBusy[0].firstStart, 100);
-  EXPECT_EQ(s.gpuBusy[0].lastEnd, 250);
-  EXPECT_EQ(s.gpuBusy[1].device, 1);
-  EXPECT_EQ(s.gpuBusy[1].busy, 50);
-  EXPECT_EQ(s.gpuBusyTotal, 200);
 }
 
 TEST(Summary, ImportIssuesAreCarried) {

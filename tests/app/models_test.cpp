@@ -54,11 +54,11 @@ TEST(OpTableModel, PassesTheModelTesterAndSortsByRawNumbers) {
   ensureApp();
   OpTableModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  model.setTable(splitStack().ops, false);
-  ASSERT_EQ(model.rowCount(), static_cast<int>(splitStack().ops->rows.size()));
+  model.setTable(splitStack().ops(), false);
+  ASSERT_EQ(model.rowCount(), static_cast<int>(splitStack().ops()->rows.size()));
   ASSERT_GT(model.rowCount(), 5);
   EXPECT_EQ(model.columnCount(), OpTableModel::ColumnCount);
-  const auto& first = splitStack().ops->rows[0];
+  const auto& first = splitStack().ops()->rows[0];
   EXPECT_EQ(model.index(0, OpTableModel::Name).data().toString().toStdString(), first.name);
   EXPECT_EQ(model.index(0, OpTableModel::Calls).data(kSortRole).toLongLong(), first.calls);
   EXPECT_EQ(model.index(0, OpTableModel::DeviceTotal).data(kSortRole).toLongLong(), first.deviceTotal);
@@ -114,10 +114,10 @@ TEST(KernelTableModel, PassesTheModelTesterAndShowsLaunchConfiguration) {
   ensureApp();
   KernelTableModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  model.setTable(splitStack().kernels);
-  ASSERT_EQ(model.rowCount(), static_cast<int>(splitStack().kernels->rows.size()));
+  model.setTable(splitStack().kernels());
+  ASSERT_EQ(model.rowCount(), static_cast<int>(splitStack().kernels()->rows.size()));
   ASSERT_GT(model.rowCount(), 0);
-  const auto& k = splitStack().kernels->rows[0];
+  const auto& k = splitStack().kernels()->rows[0];
   EXPECT_EQ(model.index(0, KernelTableModel::Total).data(kSortRole).toLongLong(), k.total);
   EXPECT_EQ(model.index(0, KernelTableModel::Grid).data().toString(),
             QStringLiteral("[%1, %2, %3]").arg(k.grid[0]).arg(k.grid[1]).arg(k.grid[2]));

@@ -46,7 +46,7 @@ TEST(GapNoGpu, CpuOnlyTraceIsNoGpuActivityNotAnError) {
   EXPECT_TRUE(a.gaps.empty());
   EXPECT_EQ(a.verdict.kind, VerdictKind::NoGpuActivity);
   EXPECT_EQ(a.verdict.line, "no GPU activity: the trace has no kernel, memcpy or memset events");
-  GapSummary s = summarizeGaps(t);
+  GapSummary s = summarizeGaps(t, computeGpuBusy(t));
   EXPECT_FALSE(s.hasGpuActivity);
   EXPECT_EQ(s.verdict, a.verdict.line);
 }
@@ -270,7 +270,7 @@ TEST(GapVerdict, LaunchOverheadBoundWithItsSaving) {
   EXPECT_EQ(a.verdict.line,
             "launch-overhead bound: 65.2% of the active window the GPU waited for the CPU to "
             "launch work (busy 34.8%); removing launch overhead would save at most 15 us (65.2%)");
-  GapSummary s = summarizeGaps(t);
+  GapSummary s = summarizeGaps(t, computeGpuBusy(t));
   EXPECT_TRUE(s.hasGpuActivity);
   EXPECT_EQ(s.verdict, a.verdict.line);
   EXPECT_DOUBLE_EQ(s.utilization, a.verdict.utilization);

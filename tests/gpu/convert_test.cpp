@@ -122,7 +122,7 @@ TEST(ConvertRecords, GraphLaunchFlowsToItsFirstKernelOnly) {
   // No wall clock: times count from the first record (the step at 0).
   EXPECT_EQ(t.slices[t.flows[0].to].start, 10000);
   EXPECT_EQ(t.issues.count("orphan_flow_start"), 0u);
-  auto steps = countPerStep(t);
+  auto steps = countPerStep(t, analysis::computeGpuBusy(t));
   ASSERT_EQ(steps.size(), 1u);
   EXPECT_EQ(steps[0].kernels, 3u);
   EXPECT_NE(t.argsJson(t.slices[t.flows[0].to]).find("\"graph id\": 5"), std::string::npos);
@@ -151,7 +151,7 @@ TEST(ConvertRecords, ContextSyncWithoutCallGoesToItsOwnLane) {
 
 TEST(ConvertRecords, PerStepCounts) {
   Trace t = convertToTrace(fixture::twoSteps());
-  auto steps = countPerStep(t);
+  auto steps = countPerStep(t, analysis::computeGpuBusy(t));
   ASSERT_EQ(steps.size(), 2u);
   for (const auto& s : steps) {
     EXPECT_EQ(s.kernels, 2u);

@@ -101,7 +101,7 @@ TEST(Record, SmallSplitStackOnTheGpu) {
   ASSERT_TRUE(r.trace.has_value());
   EXPECT_TRUE(r.stats.checked);
   EXPECT_GT(progressCalls, 3);
-  auto steps = countPerStep(*r.trace);
+  auto steps = countPerStep(*r.trace, analysis::computeGpuBusy(*r.trace));
   ASSERT_EQ(steps.size(), 3u);
   for (const auto& s : steps) EXPECT_EQ(s.kernels, 32u) << s.name;
   EXPECT_EQ(r.stats.droppedRecords, 0u);

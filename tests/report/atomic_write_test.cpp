@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gapscope/report/report.h"
+#include "report_of.h"
 #include "loop_trace.h"
 #include "report/atomic_write.h"
 #include "report_files.h"
@@ -86,7 +87,7 @@ TEST(AtomicWrite, FolderWriteRefusesToReplaceAnythingButACsvReport) {
 
 TEST(AtomicWrite, WriteReportKeepsAGoodReportWhenTheTargetCannotBeReplaced) {
   ScratchDir dir;
-  Report r = buildReport(cleanTrace());
+  Report r = reportOf(cleanTrace());
   ASSERT_EQ(writeReport(r, ReportFormat::Html, (dir / "r.html").string()), "");
   std::string good = readFile(dir / "r.html");
   EXPECT_NE(good.find("<html"), std::string::npos);

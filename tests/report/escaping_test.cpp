@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gapscope/report/report.h"
+#include "report_of.h"
 #include "html_check.h"
 #include "loop_trace.h"
 #include "report_files.h"
@@ -32,7 +33,7 @@ Report hostileReport() {
   t.op(kFormulaOp, kGemm, 50 * kUs);
   t.op(kBadUtf8Op, kTanh, 50 * kUs);
   t.endStep();
-  return buildReport(t.finish());
+  return reportOf(t.finish());
 }
 
 std::string lower(std::string s) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gapscope/report/report.h"
+#include "report_of.h"
 #include "html_check.h"
 #include "loop_trace.h"
 #include "report_files.h"
@@ -31,7 +32,7 @@ Report sampleReport() {
     t.sync().cpuWork(40 * kUs);
     t.endStep();
   }
-  return buildReport(t.finish());
+  return reportOf(t.finish());
 }
 
 std::vector<std::string> keysOf(const nlohmann::ordered_json& object) {

@@ -6,6 +6,7 @@
 
 #include "gapscope/io/chrome_reader.h"
 #include "gapscope/report/report.h"
+#include "report_of.h"
 #include "html_check.h"
 
 namespace gapscope::report {
@@ -17,7 +18,7 @@ const Report& reportFor(const std::string& relativePath) {
   if (it != cache.end()) return it->second;
   io::LoadResult loaded = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + relativePath);
   EXPECT_TRUE(loaded.ok()) << relativePath << ": " << loaded.error;
-  Report r = loaded.trace ? buildReport(*loaded.trace) : Report{};
+  Report r = loaded.trace ? gapscope::testing::reportOf(std::move(*loaded.trace)) : Report{};
   return cache.emplace(relativePath, std::move(r)).first->second;
 }
 

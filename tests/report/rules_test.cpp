@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gapscope/report/report.h"
+#include "report_of.h"
 #include "loop_trace.h"
 
 namespace gapscope::report {
@@ -44,7 +45,7 @@ void expectPassed(const Report& r, std::string_view id) {
 }
 
 TEST(Rules, EveryRuleHasAFindingInRegistryOrder) {
-  Report r = buildReport(cleanTrace());
+  Report r = reportOf(cleanTrace());
   ASSERT_EQ(r.findings.size(), reportRules().size());
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     EXPECT_EQ(r.findings[i].id, reportRules()[i].id);
@@ -53,7 +54,7 @@ TEST(Rules, EveryRuleHasAFindingInRegistryOrder) {
 }
 
 TEST(Rules, CleanTracePassesEveryRule) {
-  Report r = buildReport(cleanTrace());
+  Report r = reportOf(cleanTrace());
   for (const RuleInfo& rule : reportRules()) expectPassed(r, rule.id);
   EXPECT_EQ(r.verdict.kind, "gpu_bound") << r.verdict.line;
 }
@@ -68,7 +69,7 @@ Trace launchBoundTrace() {
 }
 
 TEST(Rules, LaunchOverheadBoundTriggersWhenTheGpuWaitsForLaunches) {
-  Report r = buildReport(launchBoundTrace());
+  Report r = reportOf(launchBoundTrace());
   expectTriggered(r, "launch-overhead-bound");
   const Finding& f = findingOf(r, "launch-overhead-bound");
   EXPECT_EQ(evidenceText(f, 0, "device"), "0");
@@ -79,11 +80,11 @@ TEST(Rules, LaunchOverheadBoundTriggersWhenTheGpuWaitsForLaunches) {
 TEST(Rules, LaunchOverheadBoundHonoursItsThreshold) {
   ReportOptions options;
   options.thresholds.launchOverheadIdlePct = 99.9;
-  expectPassed(buildReport(launchBoundTrace(), options), "launch-overhead-bound");
+  expectPassed(reportOf(launchBoundTrace(), options), "launch-overhead-bound");
 }
 
 TEST(Rules, LaunchDominatedKernelsTriggersOnKernelsShorterThanTheirLaunch) {
-  Report r = buildReport(launchBoundTrace());
+  Report r = reportOf(launchBoundTrace());
   expectTriggered(r, "launch-dominated-kernels");
   const Finding& f = findingOf(r, "launch-dominated-kernels");
   EXPECT_EQ(evidenceText(f, 0, "kernel"), kSoftmax);
@@ -94,7 +95,7 @@ TEST(Rules, LaunchDominatedKernelsNeedsEnoughOfThem) {
   LoopTrace t;
   for (int i = 0; i < 9; ++i) t.op("aten::relu", kSoftmax, 2 * kUs);  // 9 < 10 launches
   for (int i = 0; i < 9; ++i) t.op("aten::mm", kGemm, 300 * kUs);
-  expectPassed(buildReport(t.finish()), "launch-dominated-kernels");
+  expectPassed(reportOf(t.finish()), "launch-dominated-kernels");
 }
 
 // split_stack in miniature: per slice a LayerNorm and a tanh, 16 times.
@@ -108,7 +109,7 @@ Trace splitStackTrace(int slices, int othersBetween) {
 }
 
 TEST(Rules, SmallKernelsSameOpTriggersOnRepeatedSmallKernels) {
-  Report r = buildReport(splitStackTrace(16, 1));
+  Report r = reportOf(splitStackTrace(16, 1));
   expectTriggered(r, "small-kernels-same-op");
   const Finding& f = findingOf(r, "small-kernels-same-op");
   ASSERT_EQ(f.evidence.rows.size(), 2u);  // the LayerNorm and the tanh both repeat
@@ -121,7 +122,7 @@ TEST(Rules, SmallKernelsSameOpTriggersOnRepeatedSmallKernels) {
 }
 
 TEST(Rules, SmallKernelsSameOpPassesBelowTheRepeatCount) {
-  expectPassed(buildReport(splitStackTrace(7, 1)), "small-kernels-same-op");
+  expectPassed(reportOf(splitStackTrace(7, 1)), "small-kernels-same-op");
 }
 
 TEST(Rules, SmallKernelsSameOpPassesWhenRepeatsAreFarApart) {
@@ -134,13 +135,13 @@ TEST(Rules, SmallKernelsSameOpPassesWhenRepeatsAreFarApart) {
     t.op("aten::tanh", kTanh, 1 * kUs);
     t.op("aten::softmax", kSoftmax, 1 * kUs);
   }
-  expectPassed(buildReport(t.finish()), "small-kernels-same-op");
+  expectPassed(reportOf(t.finish()), "small-kernels-same-op");
 }
 
 TEST(Rules, SmallKernelsSameOpIgnoresLongKernels) {
   LoopTrace t;
   for (int i = 0; i < 12; ++i) t.op("aten::mm", kGemm, 25 * kUs);  // >= 20 us each
-  expectPassed(buildReport(t.finish()), "small-kernels-same-op");
+  expectPassed(reportOf(t.finish()), "small-kernels-same-op");
 }
 
 TEST(Rules, ElementwiseChainTriggersOnBackToBackElementwiseKernels) {
@@ -151,7 +152,7 @@ TEST(Rules, ElementwiseChainTriggersOnBackToBackElementwiseKernels) {
     t.op("aten::add", kAdd, 50 * kUs);
     t.op("aten::tanh", kTanh, 50 * kUs);
   }
-  Report r = buildReport(t.finish());
+  Report r = reportOf(t.finish());
   expectTriggered(r, "elementwise-chain");
   const Finding& f = findingOf(r, "elementwise-chain");
   ASSERT_EQ(f.evidence.rows.size(), 1u);
@@ -168,7 +169,7 @@ TEST(Rules, ElementwiseChainPassesOnShortChains) {
     t.op("aten::mul", kMul, 50 * kUs);
     t.op("aten::tanh", kTanh, 50 * kUs);
   }
-  expectPassed(buildReport(t.finish()), "elementwise-chain");
+  expectPassed(reportOf(t.finish()), "elementwise-chain");
 }
 
 TEST(Rules, GemmSeparateAddTriggersOnMatmulThenAdd) {
@@ -177,7 +178,7 @@ TEST(Rules, GemmSeparateAddTriggersOnMatmulThenAdd) {
     t.op("aten::mm", kGemm, 100 * kUs);
     t.op("aten::add", kAdd, 10 * kUs);
   }
-  Report r = buildReport(t.finish());
+  Report r = reportOf(t.finish());
   expectTriggered(r, "gemm-separate-add");
   const Finding& f = findingOf(r, "gemm-separate-add");
   EXPECT_EQ(evidenceText(f, 0, "pairs"), "3");
@@ -194,7 +195,7 @@ TEST(Rules, GemmSeparateAddPassesWhenTheGemmAlreadyAddsATerm) {
     t.op("aten::addmm", kGemm, 100 * kUs);
     t.op("aten::add", kAdd, 10 * kUs);
   }
-  expectPassed(buildReport(t.finish()), "gemm-separate-add");
+  expectPassed(reportOf(t.finish()), "gemm-separate-add");
 }
 
 TEST(Rules, GemmSeparateAddPassesWhenTheBiasIsInTheEpilogue) {
@@ -205,7 +206,7 @@ TEST(Rules, GemmSeparateAddPassesWhenTheBiasIsInTheEpilogue) {
     t.op("aten::mm", kGemm, 100 * kUs);
     t.op("aten::tanh", kTanh, 10 * kUs);
   }
-  expectPassed(buildReport(t.finish()), "gemm-separate-add");
+  expectPassed(reportOf(t.finish()), "gemm-separate-add");
 }
 
 // Long kernels, then a .item() in the middle of each step followed by host work.
@@ -223,7 +224,7 @@ Trace itemInStepTrace(bool syncInsideStep) {
 }
 
 TEST(Rules, SyncInStepTriggersOnItemInsideTheStep) {
-  Report r = buildReport(itemInStepTrace(true));
+  Report r = reportOf(itemInStepTrace(true));
   expectTriggered(r, "sync-in-step");
   const Finding& f = findingOf(r, "sync-in-step");
   ASSERT_EQ(f.evidence.rows.size(), 1u);  // the final cudaDeviceSynchronize is outside the steps
@@ -234,7 +235,7 @@ TEST(Rules, SyncInStepTriggersOnItemInsideTheStep) {
 }
 
 TEST(Rules, SyncInStepPassesWhenTheOnlySyncIsAfterTheLoop) {
-  expectPassed(buildReport(itemInStepTrace(false)), "sync-in-step");
+  expectPassed(reportOf(itemInStepTrace(false)), "sync-in-step");
 }
 
 Trace copyTrace(const std::string& memcpyName) {
@@ -247,7 +248,7 @@ Trace copyTrace(const std::string& memcpyName) {
 }
 
 TEST(Rules, PageableMemcpyTriggersOnPageableCopies) {
-  Report r = buildReport(copyTrace("Memcpy HtoD (Pageable -> Device)"));
+  Report r = reportOf(copyTrace("Memcpy HtoD (Pageable -> Device)"));
   expectTriggered(r, "pageable-memcpy");
   const Finding& f = findingOf(r, "pageable-memcpy");
   EXPECT_EQ(evidenceText(f, 0, "copy"), "Memcpy HtoD (Pageable -> Device)");
@@ -256,7 +257,7 @@ TEST(Rules, PageableMemcpyTriggersOnPageableCopies) {
 }
 
 TEST(Rules, PageableMemcpyPassesOnPinnedCopies) {
-  expectPassed(buildReport(copyTrace("Memcpy HtoD (Pinned -> Device)")), "pageable-memcpy");
+  expectPassed(reportOf(copyTrace("Memcpy HtoD (Pinned -> Device)")), "pageable-memcpy");
 }
 
 Trace occupancyTrace(float occupancy) {
@@ -266,7 +267,7 @@ Trace occupancyTrace(float occupancy) {
 }
 
 TEST(Rules, LowOccupancyTriggersOnALowEstimate) {
-  Report r = buildReport(occupancyTrace(3.f));
+  Report r = reportOf(occupancyTrace(3.f));
   expectTriggered(r, "low-occupancy");
   const Finding& f = findingOf(r, "low-occupancy");
   EXPECT_EQ(evidenceText(f, 0, "kernel"), kGemm);
@@ -276,15 +277,15 @@ TEST(Rules, LowOccupancyTriggersOnALowEstimate) {
 }
 
 TEST(Rules, LowOccupancyPassesOnGoodOrUnknownOccupancy) {
-  expectPassed(buildReport(occupancyTrace(45.f)), "low-occupancy");
+  expectPassed(reportOf(occupancyTrace(45.f)), "low-occupancy");
   // Kineto writes 0 when it cannot estimate (e.g. cluster launches): unknown, not low.
-  expectPassed(buildReport(occupancyTrace(0.f)), "low-occupancy");
+  expectPassed(reportOf(occupancyTrace(0.f)), "low-occupancy");
 }
 
 TEST(Rules, NoGpuActivityPassesEverythingWithAReason) {
   LoopTrace t;
   t.beginStep().cpuWork(100 * kUs).endStep();
-  Report r = buildReport(t.finish());
+  Report r = reportOf(t.finish());
   EXPECT_FALSE(r.hasGpuActivity);
   EXPECT_FALSE(r.noGpuReason.empty());
   for (const RuleInfo& rule : reportRules()) expectPassed(r, rule.id);

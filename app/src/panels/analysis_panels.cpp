@@ -70,7 +70,7 @@ void OpsPanel::onTraceChanged() {
   watcher_.waitForFinished();
   const QSignalBlocker block(groupByShapes_);
   groupByShapes_->setChecked(false);
-  model_->setTable(session_->hasTrace() ? session_->loaded().ops : nullptr, false);
+  model_->setTable(session_->hasTrace() ? session_->loaded().ops() : nullptr, false);
   table_->view()->setColumnHidden(OpTableModel::Shapes, true);
   sizeColumns(table_->view(), OpTableModel::Name, 320);
 }
@@ -78,7 +78,7 @@ void OpsPanel::onTraceChanged() {
 void OpsPanel::onGroupingChanged(bool grouped) {
   if (!session_->hasTrace()) return;
   if (!grouped) {
-    model_->setTable(session_->loaded().ops, false);
+    model_->setTable(session_->loaded().ops(), false);
     table_->view()->setColumnHidden(OpTableModel::Shapes, true);
     return;
   }
@@ -111,11 +111,11 @@ KernelsPanel::KernelsPanel(TraceSession* session, QWidget* parent)
   table_ = new TablePanel(model_, QStringLiteral("kernelTable"), KernelTableModel::Name, this);
   bareLayout(this)->addWidget(table_);
   connect(session_, &TraceSession::traceChanged, this, [this] {
-    model_->setTable(session_->hasTrace() ? session_->loaded().kernels : nullptr);
+    model_->setTable(session_->hasTrace() ? session_->loaded().kernels() : nullptr);
     sizeColumns(table_->view(), KernelTableModel::Name, 420);
   });
   connect(table_, &TablePanel::rowActivated, this, &KernelsPanel::onActivated);
-  model_->setTable(session_->hasTrace() ? session_->loaded().kernels : nullptr);
+  model_->setTable(session_->hasTrace() ? session_->loaded().kernels() : nullptr);
 }
 
 void KernelsPanel::onActivated(int row) {

@@ -44,31 +44,38 @@ UtilisationStrip::UtilisationStrip(TraceSession* session, TimelineWidget* timeli
 }
 
 void UtilisationStrip::onTraceChanged() {
-  devices_ = session_->hasTrace() ? timeline::buildDeviceBusy(session_->trace())
-                                  : std::vector<timeline::DeviceBusyIntervals>();
+  analysis_ = session_->hasTrace() ? session_->loaded().analysis : nullptr;
+  const auto& gpus = devices();
   plot_->clearGraphs();
-  for (std::size_t i = 0; i < devices_.size(); ++i) {
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
     QCPGraph* g = plot_->addGraph();
     const QColor c = kDeviceColours[i % std::size(kDeviceColours)];
     g->setPen(QPen(c, 1));
     QColor fill = c;
-    fill.setAlpha(devices_.size() == 1 ? 90 : 40);
+    fill.setAlpha(gpus.size() == 1 ? 90 : 40);
     g->setBrush(fill);
     g->setLineStyle(QCPGraph::lsStepLeft);
-    g->setName(tr("GPU %1").arg(devices_[i].device));
+    g->setName(tr("GPU %1").arg(gpus[i].device));
   }
-  setVisible(!devices_.empty());
+  setVisible(!gpus.empty());
   replot();
 }
 
+const std::vector<analysis::DeviceBusy>& UtilisationStrip::devices() const {
+  static const std::vector<analysis::DeviceBusy> none;
+  return analysis_ ? analysis_->busy().devices : none;
+}
+
 std::vector<double> UtilisationStrip::values(int device) const {
-  if (device < 0 || static_cast<std::size_t>(device) >= devices_.size()) return {};
+  const auto& gpus = devices();
+  if (device < 0 || static_cast<std::size_t>(device) >= gpus.size()) return {};
   const auto& s = timeline_->scale();
-  return timeline::utilisationBins(devices_[static_cast<std::size_t>(device)], s.start(), s.end(), bins_);
+  return analysis::utilisationBins(gpus[static_cast<std::size_t>(device)].intervals, s.start(), s.end(), bins_);
 }
 
 void UtilisationStrip::replot() {
-  if (devices_.empty()) return;
+  const auto& gpus = devices();
+  if (gpus.empty()) return;
   const auto& s = timeline_->scale();
   bins_ = std::max(1, static_cast<int>(s.width()) / kPixelsPerBin);
   // x in pixels of the time area: the timeline's own coordinates.
@@ -79,8 +86,8 @@ void UtilisationStrip::replot() {
   plot_->xAxis->setRange(0, s.width());
   QVector<double> x(bins_ + 1);
   for (int i = 0; i <= bins_; ++i) x[i] = s.width() * i / bins_;
-  for (std::size_t d = 0; d < devices_.size(); ++d) {
-    const auto v = timeline::utilisationBins(devices_[d], s.start(), s.end(), bins_);
+  for (std::size_t d = 0; d < gpus.size(); ++d) {
+    const auto v = analysis::utilisationBins(gpus[d].intervals, s.start(), s.end(), bins_);
     QVector<double> y(bins_ + 1);
     for (int i = 0; i < bins_; ++i) y[i] = v[static_cast<std::size_t>(i)];
     y[bins_] = bins_ > 0 ? y[bins_ - 1] : 0;

@@ -5,9 +5,10 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
-#include "gapscope/timeline/gpu_busy.h"
+#include "gapscope/analysis/trace_analysis.h"
 
 class QCustomPlot;
 
@@ -34,7 +35,10 @@ class UtilisationStrip : public QWidget {
   TraceSession* session_;
   TimelineWidget* timeline_;
   QCustomPlot* plot_;
-  std::vector<timeline::DeviceBusyIntervals> devices_;
+  const std::vector<analysis::DeviceBusy>& devices() const;
+
+  // The open trace's analysis, whose GPU busy time (GpuBusy) the curves show.
+  std::shared_ptr<const analysis::TraceAnalysis> analysis_;
   int bins_ = 0;
 };
 

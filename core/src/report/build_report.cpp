@@ -1,5 +1,5 @@
-// buildReport(): runs each analysis once, then lets the section builders and
-// the rules read the results.
+// buildReport(): the section builders and the rules read the trace's held
+// analysis results; nothing is computed a second time.
 #include <algorithm>
 #include <filesystem>
 
@@ -80,15 +80,13 @@ LaunchSummary launchSummaryOf(const analysis::LaunchStats& s) {
 
 }  // namespace
 
-Report buildReport(const Trace& trace, const ReportOptions& options) {
-  analysis::GapOptions gapOptions = options.gaps;
-  gapOptions.keepLaunches = true;  // the short-kernel rule and the histograms need them
-  const analysis::GapAnalysis gaps = analysis::analyzeGaps(trace, gapOptions);
-  const analysis::OpTable ops = analysis::buildOpTable(trace);
-  const analysis::KernelTable kernels = analysis::buildKernelTable(trace);
+Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions& options) {
+  const Trace& trace = analysis.trace();
+  const analysis::GapAnalysis& gaps = analysis.gaps();
   const std::vector<StreamOps> streams = gpuOpsByStream(trace);
   const StepRanges steps = stepRanges(gaps);
-  const ReportInputs in{trace, options, gaps, ops, kernels, streams, steps};
+  const ReportInputs in{trace,          options,        analysis.options().gaps, gaps, analysis.busy(),
+                        analysis.ops(), analysis.kernels(), streams,              steps};
 
   Report r;
   r.title = options.title.empty() ? defaultTitle(trace) : options.title;

@@ -1,5 +1,5 @@
-// Internal: the pieces buildReport() assembles. Each section builder takes
-// the analyses computed once in build_report.cpp.
+// Internal: the pieces buildReport() assembles. Each section builder reads
+// the trace's analysis results (TraceAnalysis), computed once per trace.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,9 @@ namespace gapscope::report {
 struct ReportInputs {
   const Trace& trace;
   const ReportOptions& options;
+  const analysis::GapOptions& gapOptions;  // what the gap analysis ran with
   const analysis::GapAnalysis& gaps;
+  const analysis::GpuBusy& busy;
   const analysis::OpTable& ops;
   const analysis::KernelTable& kernels;
   const std::vector<StreamOps>& streams;

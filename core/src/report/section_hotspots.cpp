@@ -218,7 +218,7 @@ Table launchDistributionsTable(const ReportInputs& in) {
 }
 
 std::vector<HistogramBucket> gapHistogram(const ReportInputs& in) {
-  const TimeNs minGap = std::max<TimeNs>(in.options.gaps.minGapNs, 1);
+  const TimeNs minGap = std::max<TimeNs>(in.gapOptions.minGapNs, 1);
   std::vector<HistogramBucket> buckets;
   buckets.push_back({minGap, -1, {}, 0});
   for (TimeNs edge : {2'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 500'000, 1'000'000,

@@ -99,36 +99,14 @@ std::vector<UtilizationSeries> utilizationSeries(const ReportInputs& in, TimeNs 
   TimeNs binNs = std::max<TimeNs>((span + static_cast<TimeNs>(bins) - 1) / static_cast<TimeNs>(bins), 1);
   bins = static_cast<std::size_t>((span + binNs - 1) / binNs);  // short spans: fewer, 1 ns bins
 
-  // Merge each device's GPU work into disjoint intervals, then spread them over the bins.
-  std::vector<std::int32_t> devices;
-  for (const StreamOps& s : in.streams)
-    if (std::find(devices.begin(), devices.end(), s.device) == devices.end()) devices.push_back(s.device);
-  for (std::int32_t device : devices) {
-    std::vector<std::pair<TimeNs, TimeNs>> spans;
-    for (const StreamOps& s : in.streams) {
-      if (s.device != device) continue;
-      for (std::uint32_t i : s.ops) spans.emplace_back(in.trace.slices[i].start, in.trace.slices[i].end());
-    }
-    std::sort(spans.begin(), spans.end());
-    std::vector<TimeNs> busy(bins, 0);
-    TimeNs coveredTo = start;
-    for (auto [a, b] : spans) {
-      a = std::max({a, coveredTo, start});
-      b = std::min(b, end);
-      if (b <= a) continue;
-      coveredTo = b;
-      for (TimeNs t = a; t < b;) {
-        std::size_t bin = std::min<std::size_t>(static_cast<std::size_t>((t - start) / binNs), bins - 1);
-        TimeNs binEnd = bin + 1 == bins ? b : std::min(b, start + static_cast<TimeNs>(bin + 1) * binNs);
-        busy[bin] += binEnd - t;
-        t = binEnd;
-      }
-    }
-    UtilizationSeries series{device, start, binNs, {}};
+  // Each device's busy time (GpuBusy) inside each bin; the last bin may be short.
+  for (const analysis::DeviceBusy& device : in.busy.devices) {
+    UtilizationSeries series{device.device, start, binNs, {}};
     for (std::size_t bin = 0; bin < bins; ++bin) {
       TimeNs binStart = start + static_cast<TimeNs>(bin) * binNs;
       TimeNs width = std::min(binNs, end - binStart);
-      series.busyPct.push_back(width > 0 ? std::min(100.0, percentOf(busy[bin], width)) : 0.0);
+      TimeNs busy = device.intervals.busyIn(binStart, binStart + width);
+      series.busyPct.push_back(width > 0 ? std::min(100.0, percentOf(busy, width)) : 0.0);
     }
     out.push_back(std::move(series));
   }

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
 
@@ -252,7 +253,10 @@ struct GapAnalysis {
   std::vector<std::string> notes;
 };
 
+// `busy` is the trace's GPU busy time (computeGpuBusy); the first form
+// computes it first.
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options = {});
+GapAnalysis analyzeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options = {});
 
 // The CPU ops of one listed gap, largest self time first.
 inline std::vector<CpuOpBlame> cpuOpsOf(const GapAnalysis& analysis, const Gap& gap) {
@@ -277,7 +281,7 @@ struct GapSummary {
   TimeNs estimatedSavingNs = 0;
   std::string verdict;  // the one-line verdict
 };
-GapSummary summarizeGaps(const Trace& trace, const GapOptions& options = {});
+GapSummary summarizeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options = {});
 GapSummary summarizeGaps(const GapAnalysis& analysis);
 
 }  // namespace gapscope::analysis

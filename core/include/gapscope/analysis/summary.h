@@ -1,5 +1,6 @@
-// The trace summary: what was loaded (counts), the time it spans, how busy
-// each GPU was, and the import issues met on the way.
+// The trace summary: what was loaded (counts), the time it spans and the
+// import issues met on the way. How busy each GPU was is GpuBusy's
+// (gpu_busy.h): one definition for every figure.
 #pragma once
 
 #include <cstdint>
@@ -10,16 +11,6 @@
 #include "gapscope/model/types.h"
 
 namespace gapscope::analysis {
-
-struct DeviceBusy {
-  std::int32_t device = -1;  // -1: GPU tracks without a device id
-  // Length of the union of kernel, memcpy and memset intervals on the
-  // device's streams: overlapping work on several streams counts once.
-  TimeNs busy = 0;
-  TimeNs firstStart = 0;  // earliest GPU activity on the device
-  TimeNs lastEnd = 0;     // latest end of GPU activity on the device
-  std::uint64_t activities = 0;
-};
 
 struct TraceSummary {
   std::uint64_t events = 0;  // trace events read (all phases)
@@ -34,14 +25,10 @@ struct TraceSummary {
   TimeNs start = 0;             // Trace::minTime()
   TimeNs end = 0;               // Trace::maxTime()
   TimeNs span() const { return end - start; }
-  std::vector<DeviceBusy> gpuBusy;  // sorted by device id
-  TimeNs gpuBusyTotal = 0;          // sum over devices
   std::vector<ImportIssue> issues;
 };
 
 TraceSummary summarizeTrace(const Trace& trace);
 
-// Length of the union of [start, end) intervals (any order, may overlap).
-TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>> intervals);
 
 }  // namespace gapscope::analysis

@@ -1,9 +1,11 @@
 // Hotspot reports: one shareable document that says what is slow in a trace,
 // why, and what to do about it.
 //
-// buildReport() runs the analyses (operator table, kernel table, gap
-// analysis) once and keeps only plain values: a Report holds no reference to
-// the Trace, so it can be built on a worker thread and written later.
+// buildReport() reads the trace's analysis result (TraceAnalysis: operator
+// table, kernel table, gap analysis, GPU busy time), computed once per trace
+// and shared with the app's views, and keeps only plain values: a Report
+// holds no reference to the Trace, so it can be built on a worker thread
+// and written later.
 // writeReport() renders it as
 //   html  one self-contained file (inline CSS and SVG charts, no scripts,
 //         no network), readable on screen and on paper
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/trace_analysis.h"
 #include "gapscope/model/import_issues.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
@@ -232,8 +235,9 @@ struct Report {
   const Finding* finding(std::string_view ruleId) const;
 };
 
+// The gap analysis' options (the minimum listed gap, ...) are the
+// TraceAnalysis's: the report shows the analysis the user already has.
 struct ReportOptions {
-  analysis::GapOptions gaps;
   RuleThresholds thresholds;
   std::size_t topOps = 15;
   std::size_t topKernels = 15;
@@ -244,7 +248,9 @@ struct ReportOptions {
   std::string title;  // empty: "gapscope report: <file name>"
 };
 
-Report buildReport(const Trace& trace, const ReportOptions& options = {});
+// The gap analysis must keep its launches (GapOptions::keepLaunches, the
+// default): the launch histograms and the short-kernel rule read them.
+Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions& options = {});
 
 // A short label for a kernel name: no "void ", no parameter list, and for
 // PyTorch's element-wise kernels the functor ("elementwise: tanh_kernel_cuda");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/model/trace.h"
 
 namespace gapscope::analysis::gaps_detail {
@@ -356,7 +357,8 @@ Verdict makeVerdict(const GapAnalysis& analysis, const GapOptions& options);
 
 // analyzeGaps, optionally without the launch statistics (summarizeGaps
 // needs none).
-GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaunchStats);
+GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& options,
+                    bool withLaunchStats);
 
 // "1.234 ms", "12.345 us", "850 ns": exact decimals of integer ns.
 std::string formatDuration(TimeNs ns);

@@ -6,6 +6,19 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
+// A stream's or device's busy time and active window, as GpuBusy has them;
+// the walks add the idle time.
+UtilizationStats busyStats(const BusyRow& row) {
+  UtilizationStats stats;
+  stats.device = row.device;
+  stats.stream = row.stream;
+  stats.activeStart = row.firstStart;
+  stats.activeEnd = row.lastEnd;
+  stats.busyNs = row.busy;
+  stats.gpuOps = row.activities;
+  return stats;
+}
+
 void addToStats(const Gap& g, UtilizationStats& stats) {
   stats.idle[g.cause] += g.dur;
   stats.hta[g.hta] += g.dur;
@@ -64,10 +77,7 @@ class StreamGapRunner {
       next_ += c_.gpu.streams[si].listedGaps;
       Member& m = members.back();
       m.live = m.blocks.next(m.head);
-      UtilizationStats& stats = side_.stats[si];
-      stats.device = d.device;
-      stats.stream = c_.gpu.streams[si].stream;
-      stats.gpuOps = c_.gpu.streams[si].ops.size();
+      side_.stats[si] = busyStats(*c_.busy.stream(d.device, c_.gpu.streams[si].stream));
     }
     deviceStarted_ = false;
     listedDeviceGaps_ = 0;
@@ -81,16 +91,9 @@ class StreamGapRunner {
       const BusyBlock b = m->head;
       m->live = m->blocks.next(m->head);
       trackDevice(b);
-      UtilizationStats& stats = side_.stats[m->stream];
-      if (m->started)
-        streamGap(*m, b);
-      else
-        stats.activeStart = b.start;
+      if (m->started) streamGap(*m, b);
       m->started = true;
       m->previous = b;
-      stats.busyNs += b.end - b.start;
-      // Each block ends after the one before it, so the last ends last.
-      stats.activeEnd = b.end;
     }
   }
 
@@ -170,14 +173,10 @@ DeviceSide walkDeviceGaps(const Context& c, const std::vector<TrackTree>& trees,
   std::size_t next = 0;
   for (std::size_t di = 0; di < c.gpu.devices.size(); ++di) {
     const DeviceTimeline& d = c.gpu.devices[di];
-    UtilizationStats stats;
-    stats.device = d.device;
-    stats.gpuOps = d.ops;
+    UtilizationStats stats = busyStats(*c.busy.device(d.device));
     DeviceBlocks blocks(c.gpu, d);
     BusyBlock before, after;
     if (blocks.next(before)) {
-      stats.activeStart = before.start;
-      stats.busyNs = before.end - before.start;
       while (blocks.next(after)) {
         Gap g = c.classifier.classify(before, after, nullptr, lookups);
         g.device = d.device;
@@ -192,11 +191,8 @@ DeviceSide walkDeviceGaps(const Context& c, const std::vector<TrackTree>& trees,
           ++side.unlistedCount;
           if (c.options.perStep) side.unlisted[di].push_back({g.start, g.end(), g.cause, g.hta});
         }
-        stats.busyNs += after.end - after.start;
         before = after;
       }
-      // Each block ends after the one before it, so the last ends last.
-      stats.activeEnd = before.end;
     }
     side.stats.push_back(stats);
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gap_context.h"
+#include "gapscope/analysis/gpu_busy.h"
 
 namespace gapscope::analysis::gaps_detail {
 
@@ -16,6 +17,7 @@ struct Context {
   const GapOptions& options;
   const CallTable& calls;
   const GpuTimelines& gpu;
+  const GpuBusy& busy;
   const GapClassifier& classifier;
 };
 

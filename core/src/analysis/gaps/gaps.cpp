@@ -168,12 +168,16 @@ void finish(const Context& c, bool parallel, std::size_t firstStreamGap, DeviceS
 }  // namespace gaps_detail
 
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
-  return gaps_detail::analyze(trace, options, true);
+  return analyzeGaps(trace, computeGpuBusy(trace), options);
+}
+
+GapAnalysis analyzeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options) {
+  return gaps_detail::analyze(trace, busy, options, true);
 }
 
 namespace gaps_detail {
 
-GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaunchStats) {
+GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& options, bool withLaunchStats) {
   TimedPhase total("analyzeGaps");
   const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
   GapAnalysis out;
@@ -193,7 +197,7 @@ GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaun
   out.hasGpuActivity = true;
 
   GapClassifier classifier(calls, options);
-  const Context context{trace, options, calls, gpu, classifier};
+  const Context context{trace, options, calls, gpu, busy, classifier};
   const std::size_t firstStreamGap = listedDeviceGapCount(gpu);
   DeviceSide devices;
   StreamSide streams;

@@ -132,13 +132,13 @@ GapSummary summarizeGaps(const GapAnalysis& analysis) {
   return s;
 }
 
-GapSummary summarizeGaps(const Trace& trace, const GapOptions& options) {
+GapSummary summarizeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options) {
   GapOptions quick = options;
   quick.keepLaunches = false;
   quick.perStep = false;
   quick.blameCpuOps = false;
   quick.minGapNs = std::numeric_limits<TimeNs>::max();  // totals only, no gap list
-  return summarizeGaps(gaps_detail::analyze(trace, quick, false));
+  return summarizeGaps(gaps_detail::analyze(trace, busy, quick, false));
 }
 
 std::string explainGap(const Trace& trace, const Gap& gap) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/model/trace.h"
 
 namespace gapscope::gpu {
@@ -17,12 +18,15 @@ struct StepCounts {
   std::uint32_t kernels = 0;
   std::uint32_t memcpys = 0;
   std::uint32_t memsets = 0;
-  TimeNs gpuBusy = 0;  // summed durations of those ops (they run on one stream in the workloads)
+  // GPU busy time (gpu_busy.h) inside the window from the first start to
+  // the last end of those ops, summed over devices: the gap analysis' per-step
+  // busy time.
+  TimeNs gpuBusy = 0;
 };
 
 // Steps in time order. A GPU op counts for the step whose range holds the
 // start of its launch call (found through the correlation id); ops whose
 // launch lies outside every step are not counted.
-std::vector<StepCounts> countPerStep(const Trace& trace);
+std::vector<StepCounts> countPerStep(const Trace& trace, const analysis::GpuBusy& busy);
 
 }  // namespace gapscope::gpu
