@@ -443,9 +443,13 @@ TEST_F(OpenWindow, ExportsAHotspotReport) {
   QTemporaryDir dir;
   const QString path = dir.filePath(QStringLiteral("report.md"));
   QSignalSpy done(window_.get(), &MainWindow::reportExported);
+  const analysis::TraceAnalysis& held = s().analysis();
+  EXPECT_EQ(held.partsComputed(), 5);  // everything computed while loading
   ASSERT_TRUE(window_->exportReport(path, report::ReportFormat::Markdown));
   ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
   EXPECT_EQ(done.at(0).at(1).toString(), QString());
+  EXPECT_EQ(held.partsComputed(), 5);  // the report read the held results: no second run
+  EXPECT_EQ(&s().analysis(), &held);
   QFile file(path);
   ASSERT_TRUE(file.open(QIODevice::ReadOnly));
   const QString text = QString::fromUtf8(file.readAll());
