@@ -1,7 +1,6 @@
 #include "gapscope/analysis/trace_analysis.h"
 
-#include <future>
-#include <system_error>
+#include "analysis/pipeline/stage_graph.h"
 
 namespace gapscope::analysis {
 
@@ -37,21 +36,15 @@ const KernelTable& TraceAnalysis::kernels() const {
   return get(kernels_, [&] { return buildKernelTable(*trace_); });
 }
 
-void TraceAnalysis::computeAll() const {
-  std::future<void> tables;
-  try {
-    tables = std::async(std::launch::async, [this] {
-      ops();
-      kernels();
-    });
-  } catch (const std::system_error&) {
-    // No thread to be had: everything below runs here instead.
-  }
-  gaps();
-  summary();
-  if (tables.valid()) tables.get();
-  ops();
-  kernels();
+void TraceAnalysis::computeAll(StageObserver* observer) const {
+  // The tables need nothing of the gap analysis, so they run beside it.
+  pipeline::StageGraph graph;
+  const auto busy = graph.add("gpu busy", {}, [this] { this->busy(); });
+  graph.add("gap analysis", {busy}, [this] { gaps(); });
+  graph.add("summary", {}, [this] { summary(); });
+  graph.add("operator table", {}, [this] { ops(); });
+  graph.add("kernel table", {}, [this] { kernels(); });
+  graph.run(2, observer);
 }
 
 }  // namespace gapscope::analysis

@@ -17,6 +17,7 @@
 #include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/analysis/kernel_table.h"
 #include "gapscope/analysis/ops_table.h"
+#include "gapscope/analysis/stage_observer.h"
 #include "gapscope/analysis/summary.h"
 #include "gapscope/model/trace.h"
 
@@ -43,9 +44,9 @@ class TraceAnalysis {
   const OpTable& ops() const;
   const KernelTable& kernels() const;
 
-  // Computes every part now, on the calling thread plus one helper thread
-  // (the tables do not depend on the gap analysis, so they run beside it).
-  void computeAll() const;
+  // Computes every part not computed yet, now, as stages of one pipeline
+  // on the calling thread plus one more.
+  void computeAll(StageObserver* observer = nullptr) const;
 
   // How many parts have been computed so far (at most 5): tests use it to
   // show that a consumer reused the held results.
