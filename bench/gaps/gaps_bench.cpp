@@ -10,8 +10,10 @@
 // Defaults: 10,000,000 events, 5 runs, the analysis' default threads. The
 // machine the numbers come from is shared, so each figure is the best of
 // the runs, in wall time and in CPU time of the whole process (both
-// threads; page faults included); --phases adds the time of each step of
-// the analysis (wall, and CPU time of the thread that ran it).
+// threads; page faults included); --phases adds the time of each stage of
+// the analysis (wall, and CPU time of the thread that ran it), heard through
+// a StageObserver. GPU busy time is computed first, timed on its own: the
+// analysis reads it, as TraceAnalysis does.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -26,8 +28,9 @@
 #include <sys/resource.h>
 
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/stage_observer.h"
 #include "gapscope/model/trace_builder.h"
-#include "analysis/gaps/phase_times.h"
+#include <mutex>
 
 using namespace gapscope;
 
@@ -198,23 +201,34 @@ Best timeRuns(int repeat, Untimed&& untimed, F&& f) {
   return best;
 }
 
-// Per step: the best wall and thread-CPU time over the runs, in the order
-// the steps first finished.
-void printPhases(const std::vector<analysis::gaps_detail::PhaseTime>& all) {
-  std::vector<analysis::gaps_detail::PhaseTime> best;
-  for (const auto& t : all) {
-    auto it = std::find_if(best.begin(), best.end(), [&](const auto& b) { return b.name == t.name; });
-    if (it == best.end()) {
-      best.push_back(t);
-      continue;
-    }
-    it->wallSeconds = std::min(it->wallSeconds, t.wallSeconds);
-    it->threadCpuSeconds = std::min(it->threadCpuSeconds, t.threadCpuSeconds);
+// Collects every stage's timing, from whichever thread ran it.
+class StageLog : public analysis::StageObserver {
+ public:
+  void stageFinished(const analysis::StageTiming& t) override {
+    std::lock_guard lock(mutex_);
+    all_.push_back(t);
   }
-  std::printf("  %-36s %9s %11s\n", "step (best of the runs)", "wall s", "thread CPU s");
-  for (const auto& b : best)
-    std::printf("  %-36s %9.3f %11.3f\n", b.name.c_str(), b.wallSeconds, b.threadCpuSeconds);
-}
+  // Per stage: the best wall and thread-CPU time over the runs, in the order
+  // the stages first finished.
+  void print() const {
+    std::vector<analysis::StageTiming> best;
+    for (const auto& t : all_) {
+      auto it = std::find_if(best.begin(), best.end(), [&](const auto& b) { return std::string(b.name) == t.name; });
+      if (it == best.end()) {
+        best.push_back(t);
+        continue;
+      }
+      it->wallSeconds = std::min(it->wallSeconds, t.wallSeconds);
+      it->threadCpuSeconds = std::min(it->threadCpuSeconds, t.threadCpuSeconds);
+    }
+    std::printf("  %-40s %9s %11s\n", "stage (best of the runs)", "wall s", "thread CPU s");
+    for (const auto& b : best) std::printf("  %-40s %9.3f %11.3f\n", b.name, b.wallSeconds, b.threadCpuSeconds);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<analysis::StageTiming> all_;
+};
 
 }  // namespace
 
@@ -243,17 +257,17 @@ int main(int argc, char** argv) {
 
   analysis::GapOptions options;
   options.threads = threads;
-  analysis::gaps_detail::PhaseTimes log;
-  if (phases) analysis::gaps_detail::installedPhaseTimes().store(&log);
+  StageLog log;
+  analysis::GpuBusy busy;
+  Best busyTime = timeRuns(
+      repeat, [&] { busy = {}; }, [&] { busy = analysis::computeGpuBusy(trace); });
   analysis::GapAnalysis a;
   Best full = timeRuns(
       repeat, [&] { a = {}; },  // the previous result is freed outside the timed part
-      [&] { a = analysis::analyzeGaps(trace, options); });
-  auto fullPhases = log.take();
-  analysis::gaps_detail::installedPhaseTimes().store(nullptr);
+      [&] { a = analysis::analyzeGaps(trace, busy, options, phases ? &log : nullptr); });
   std::string verdict;
   Best summary = timeRuns(
-      repeat, [] {}, [&] { verdict = analysis::summarizeGaps(trace, analysis::computeGpuBusy(trace), options).verdict; });
+      repeat, [] {}, [&] { verdict = analysis::summarizeGaps(trace, busy, options).verdict; });
   if (verdict.empty()) return 1;
 
   std::printf("analyzeGaps (%d thread%s):   best of %d: %.3f s wall, %.3f s CPU, %ld page faults  "
@@ -261,9 +275,11 @@ int main(int argc, char** argv) {
               threads, threads == 1 ? "" : "s", repeat, full.wall, full.cpu, full.faults, a.gaps.size(),
               static_cast<unsigned long long>(a.unlistedGaps), a.cpuOps.size(),
               static_cast<unsigned long long>(a.launchStats.count), a.steps.size());
+  std::printf("computeGpuBusy (needed by both):   best of %d: %.3f s wall, %.3f s CPU\n", repeat, busyTime.wall,
+              busyTime.cpu);
   std::printf("summarizeGaps (totals and verdict only): best of %d: %.3f s wall, %.3f s CPU\n", repeat,
               summary.wall, summary.cpu);
   std::printf("verdict: %s\n", a.verdict.line.c_str());
-  if (phases) printPhases(fullPhases);
+  if (phases) log.print();
   return 0;
 }

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "gapscope/analysis/gpu_busy.h"
+#include "gapscope/analysis/stage_observer.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
 
@@ -90,8 +91,9 @@ struct GapOptions {
   bool perStep = true;
   // Keep one LaunchInfo per launch call in GapAnalysis::launches.
   bool keepLaunches = true;
-  // Threads to use (1 or 2) on traces of 131072 slices or more; the result
-  // is the same either way.
+  // Threads the analysis' stages may use on traces of 131072 slices or
+  // more (two stages at most run side by side today); the result is the
+  // same for any number.
   int threads = 2;
 };
 
@@ -256,7 +258,9 @@ struct GapAnalysis {
 // `busy` is the trace's GPU busy time (computeGpuBusy); the first form
 // computes it first.
 GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options = {});
-GapAnalysis analyzeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options = {});
+// `observer`, when given, hears how long each stage of the analysis took.
+GapAnalysis analyzeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options = {},
+                        StageObserver* observer = nullptr);
 
 // The CPU ops of one listed gap, largest self time first.
 inline std::vector<CpuOpBlame> cpuOpsOf(const GapAnalysis& analysis, const Gap& gap) {

@@ -66,8 +66,23 @@ void countActivity(BusyRow& row, const Slice& s) {
   ++row.activities;
 }
 
-// One stream's activities (from one or more tracks naming it) in start order.
-std::vector<Span> streamSpans(const Trace& trace, const std::vector<std::uint32_t>& tracks, BusyRow& row) {
+// Adds a track's activities (in start order) to a stream's row and intervals.
+void addTrack(const Trace& trace, const Track& track, BusyRow& row, BusyIntervals& intervals) {
+  for (const Slice* s = trace.trackBegin(track); s != trace.trackEnd(track); ++s) {
+    if (!isGpuActivity(s->kind)) continue;
+    countActivity(row, *s);
+    intervals.add(s->start, s->end());
+  }
+}
+
+// One stream's busy intervals, from the one or more tracks naming it.
+BusyIntervals streamIntervals(const Trace& trace, const std::vector<std::uint32_t>& tracks, BusyRow& row) {
+  BusyIntervals intervals;
+  if (tracks.size() == 1) {
+    addTrack(trace, trace.tracks[tracks[0]], row, intervals);  // a track is sorted by start already
+    return intervals;
+  }
+  // Two tracks naming one stream (string and numeric tids in one file): sort.
   std::vector<Span> spans;
   for (std::uint32_t ti : tracks) {
     const Track& track = trace.tracks[ti];
@@ -77,16 +92,9 @@ std::vector<Span> streamSpans(const Trace& trace, const std::vector<std::uint32_
       spans.emplace_back(s->start, s->end());
     }
   }
-  // A track is sorted by start already; two tracks naming one stream (string
-  // and numeric tids in one file) need a sort.
-  if (tracks.size() > 1) std::sort(spans.begin(), spans.end());
-  return spans;
-}
-
-BusyIntervals merged(const std::vector<Span>& sortedSpans) {
-  BusyIntervals busy;
-  for (const auto& [start, end] : sortedSpans) busy.add(start, end);
-  return busy;
+  std::sort(spans.begin(), spans.end());
+  for (const auto& [start, end] : spans) intervals.add(start, end);
+  return intervals;
 }
 
 void addToDevice(DeviceBusy& device, const BusyRow& stream) {
@@ -95,16 +103,24 @@ void addToDevice(DeviceBusy& device, const BusyRow& stream) {
   device.activities += stream.activities;
 }
 
-// The device's intervals from its streams' merged ones: a one-stream device
-// has exactly its stream's.
-void mergeStreams(DeviceBusy& device, std::vector<std::vector<Span>>& streamIntervals) {
-  if (streamIntervals.size() == 1) {
-    device.intervals = merged(streamIntervals.front());
+// The device's intervals: its streams' merged by start (a device has a
+// handful of streams, so the next one is found by scanning the heads).
+void mergeStreams(DeviceBusy& device, std::vector<BusyIntervals>& streams) {
+  if (streams.size() == 1) {
+    device.intervals = std::move(streams.front());
   } else {
-    std::vector<Span> all;
-    for (auto& spans : streamIntervals) all.insert(all.end(), spans.begin(), spans.end());
-    std::sort(all.begin(), all.end());
-    device.intervals = merged(all);
+    std::vector<std::size_t> next(streams.size(), 0);
+    for (;;) {
+      std::size_t best = streams.size();
+      for (std::size_t k = 0; k < streams.size(); ++k) {
+        if (next[k] == streams[k].spans().size()) continue;
+        if (best == streams.size() || streams[k].spans()[next[k]].first < streams[best].spans()[next[best]].first)
+          best = k;
+      }
+      if (best == streams.size()) break;
+      const Span& span = streams[best].spans()[next[best]++];
+      device.intervals.add(span.first, span.second);
+    }
   }
   device.busy = device.intervals.total();
 }
@@ -118,14 +134,14 @@ GpuBusy computeGpuBusy(const Trace& trace) {
     if (t.kind == TrackKind::GpuStream) tracksByStream[{t.device, t.stream}].push_back(ti);
   }
   GpuBusy out;
-  std::vector<std::vector<Span>> deviceStreams;  // the current device's streams, merged
+  std::vector<BusyIntervals> deviceStreams;  // the current device's streams
   auto closeDevice = [&] {
     if (!deviceStreams.empty()) mergeStreams(out.devices.back(), deviceStreams);
     deviceStreams.clear();
   };
   for (const auto& [key, tracks] : tracksByStream) {
     BusyRow row{key.first, key.second};
-    const BusyIntervals intervals = merged(streamSpans(trace, tracks, row));
+    BusyIntervals intervals = streamIntervals(trace, tracks, row);
     if (row.activities == 0) continue;
     row.busy = intervals.total();
     if (out.devices.empty() || out.devices.back().device != row.device) {
@@ -133,7 +149,7 @@ GpuBusy computeGpuBusy(const Trace& trace) {
       out.devices.emplace_back().device = row.device;
     }
     addToDevice(out.devices.back(), row);
-    deviceStreams.push_back(intervals.spans());
+    deviceStreams.push_back(std::move(intervals));
     out.streams.push_back(row);
   }
   closeDevice();

@@ -18,6 +18,7 @@
 
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/gpu_busy.h"
+#include "gapscope/analysis/stage_observer.h"
 #include "gapscope/model/trace.h"
 
 namespace gapscope::analysis::gaps_detail {
@@ -358,7 +359,7 @@ Verdict makeVerdict(const GapAnalysis& analysis, const GapOptions& options);
 // analyzeGaps, optionally without the launch statistics (summarizeGaps
 // needs none).
 GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& options,
-                    bool withLaunchStats);
+                    bool withLaunchStats, StageObserver* observer = nullptr);
 
 // "1.234 ms", "12.345 us", "850 ns": exact decimals of integer ns.
 std::string formatDuration(TimeNs ns);

@@ -1,25 +1,24 @@
-// analyzeGaps: ties the CPU side, the GPU timelines, the classifier and the
-// CPU-op attribution together.
+// analyzeGaps as a pipeline of named stages (pipeline/stage_graph.h), each
+// with explicit inputs and one output:
 //
-// On a big trace the work runs on two threads, in three rounds:
-//   1. the CPU calls and the CPU tracks' parent links, then the GPU ops
-//      bound to their calls and the steps' GPU windows | the GPU ops, their
-//      gap counts, and the gap list laid out at its final size;
-//   2. device gaps with their CPU ops | launch statistics, stream gaps with
-//      the CPU ops no device gap has for them;
-//   3. the CPU-op pools joined | stream gaps pointed at their CPU ops.
-// Each thread writes its own part of the gap list and its own CPU-op pool;
-// the pools are joined at the end, so the result is the same with one
-// thread or two.
-#include <future>
+//   cpu calls ─────────────┐
+//   gpu ops, gap counts ───┼─ bind ops to calls ─┬─ step windows ────────────┐
+//        └─ gap list layout┘                      ├─ launch statistics        │
+//                          (both walks need it)   ├─ device gaps ──┬──────────┴─ steps
+//                                                 └─ stream gaps ──┴─ pool offsets ─┬─ pools joined
+//                                                                                   └─ stream gaps pointed
+//                                                                                      at their CPU ops
+// The device walk fills the front of the gap list and the stream walk the
+// rest, each with its own CPU-op pool; the pools are joined at the end, so
+// the result is the same with one thread or two. Below kParallelFromSlices
+// a second thread costs more than it saves.
 #include <limits>
 #include <optional>
 #include <string>
-#include <system_error>
 
+#include "analysis/pipeline/stage_graph.h"
 #include "gap_context.h"
 #include "gap_walks.h"
-#include "phase_times.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {
@@ -27,24 +26,6 @@ namespace {
 
 // Below this many slices a second thread costs more than it saves.
 constexpr std::size_t kParallelFromSlices = 1 << 17;
-
-// Runs a and b, on two threads when `parallel` (and a thread can be had).
-template <typename A, typename B>
-void runBoth(bool parallel, A&& a, B&& b) {
-  std::future<void> other;
-  if (parallel) {
-    try {
-      other = std::async(std::launch::async, std::forward<B>(b));
-    } catch (const std::system_error&) {
-      parallel = false;
-    }
-  }
-  a();
-  if (parallel)
-    other.get();
-  else
-    b();
-}
 
 // Room for a few CPU-op entries per listed gap: address space only until
 // used, and no copy of the device gaps' entries when the streams' are
@@ -79,89 +60,12 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
                         " launch calls carry no correlation id");
 }
 
-// Round 1: the CPU pass beside the GPU pass, then the binding of ops to
-// calls (and the steps' GPU windows) as soon as both are done, beside the
-// layout of the gap list.
-void readBothSides(const Trace& trace, const GapOptions& options, bool parallel, CallTable& calls,
-                   std::vector<TrackTree>& trees, GpuTimelines& gpu, std::vector<StepWindow>& windows,
-                   GapAnalysis& out) {
-  auto cpuSide = [&] {
-    TimedPhase step("cpu pass (calls, trees)");
-    calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
-  };
-  auto gpuSide = [&] {
-    TimedPhase step("gpu pass (ops, gap counts)");
-    gpu = collectGpuOps(trace);
-    countGaps(gpu, options.minGapNs);
-  };
-  auto bind = [&] {
-    {
-      TimedPhase step("bind ops to calls");
-      bindOps(trace, calls, gpu);
-    }
-    TimedPhase step("step windows");
-    if (options.perStep) windows = stepWindows(trace, calls, gpu);
-  };
-  // Laid out once at its final size: device gaps first, then stream gaps,
-  // each thread filling its own part.
-  auto layout = [&] {
-    TimedPhase step("gap list layout");
-    out.gaps.resize(listedGapCount(gpu));
-  };
-  std::promise<void> gpuRead;
-  std::future<void> gpuSideDone = gpuRead.get_future();
-  std::future<void> other;
-  if (parallel) {
-    try {
-      other = std::async(std::launch::async, [&] {
-        try {
-          gpuSide();
-        } catch (...) {
-          gpuRead.set_exception(std::current_exception());
-          throw;
-        }
-        gpuRead.set_value();
-        layout();
-      });
-    } catch (const std::system_error&) {
-      parallel = false;
-    }
-  }
-  if (!parallel) {
-    gpuSide();
-    layout();
-    cpuSide();
-    bind();
-    return;
-  }
-  cpuSide();
-  gpuSideDone.get();
-  bind();
-  other.get();
-}
-
-// The end: the streams' own CPU-op entries appended to the device gaps',
-// beside the stream gaps pointed at their entries; the per-step figures.
-void finish(const Context& c, bool parallel, std::size_t firstStreamGap, DeviceSide& devices,
-            StreamSide& streams, const std::vector<StepWindow>& windows, GapAnalysis& out) {
-  out.devices = std::move(devices.stats);
-  out.streams = std::move(streams.stats);
-  out.unlistedGaps = devices.unlistedCount + streams.unlistedCount;
-  out.cpuOps = std::move(devices.cpuOps);
-  out.overheadCpuOps = std::move(devices.overheadCpuOps);
-  const std::vector<std::uint32_t> offsets = poolOffsets(streams.pools, out.cpuOps.size());
-  runBoth(
-      parallel,
-      [&] {
-        TimedPhase step("pools joined, steps");
-        if (c.options.blameCpuOps) appendPools(streams.pools, out.cpuOps);
-        // Reads the device gaps only, which the other side leaves alone.
-        if (c.options.perStep) fillSteps(c.trace, c.calls, c.gpu, windows, devices.unlisted, out);
-      },
-      [&] {
-        TimedPhase step("stream gaps pointed at their CPU ops");
-        if (c.options.blameCpuOps) pointStreamGapsAtCpuOps(c.gpu, firstStreamGap, offsets, out);
-      });
+// A trace without GPU work gets the reason and the verdict, nothing else.
+GapAnalysis noGpuActivity(const GapOptions& options) {
+  GapAnalysis out;
+  out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
+  out.verdict = makeVerdict(out, options);
+  return out;
 }
 
 }  // namespace
@@ -171,62 +75,83 @@ GapAnalysis analyzeGaps(const Trace& trace, const GapOptions& options) {
   return analyzeGaps(trace, computeGpuBusy(trace), options);
 }
 
-GapAnalysis analyzeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options) {
-  return gaps_detail::analyze(trace, busy, options, true);
+GapAnalysis analyzeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options,
+                        StageObserver* observer) {
+  return gaps_detail::analyze(trace, busy, options, true, observer);
 }
 
 namespace gaps_detail {
 
-GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& options, bool withLaunchStats) {
-  TimedPhase total("analyzeGaps");
-  const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
+GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& options, bool withLaunchStats,
+                    StageObserver* observer) {
   GapAnalysis out;
+  // Each stage's output; a stage reads only the outputs of the stages it needs.
   CallTable calls;
-  GpuTimelines gpu;
   std::vector<TrackTree> trees;
+  GpuTimelines gpu;
+  std::size_t firstStreamGap = 0;
   std::vector<StepWindow> windows;
-  {
-    TimedPhase round("round 1: CPU | GPU, then bind | layout");
-    readBothSides(trace, options, parallel, calls, trees, gpu, windows, out);
-  }
-  if (gpu.ops == 0) {
-    out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
-    out.verdict = makeVerdict(out, options);
-    return out;
-  }
-  out.hasGpuActivity = true;
-
-  GapClassifier classifier(calls, options);
-  const Context context{trace, options, calls, gpu, busy, classifier};
-  const std::size_t firstStreamGap = listedDeviceGapCount(gpu);
   DeviceSide devices;
   StreamSide streams;
+  std::vector<std::uint32_t> offsets;
   LaunchStats launchStats;
   std::vector<LaunchInfo> launches;
-  {
-    TimedPhase round("round 2: devices | launches, streams");
-    runBoth(
-        parallel,
-        [&] {
-          TimedPhase step("device gaps");
-          devices = walkDeviceGaps(context, trees, cpuOpsRoom(options, firstStreamGap), out.gaps.data());
-        },
-        [&] {
-          if (withLaunchStats) {
-            TimedPhase step("launch statistics");
-            fillLaunchStats(calls, gpu, options, trace.strings.size(), launchStats,
-                            options.keepLaunches ? &launches : nullptr);
-          }
-          TimedPhase step("stream gaps");
-          streams = walkStreamGaps(context, trees, out.gaps.data(), firstStreamGap);
-        });
-  }
+  const GapClassifier classifier(calls, options);
+  const Context c{trace, options, calls, gpu, busy, classifier};
+
+  pipeline::StageGraph graph;
+  const auto cpuCalls = graph.add("cpu calls", {}, [&] {
+    calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
+  });
+  const auto gpuOps = graph.add("gpu ops, gap counts", {}, [&] {
+    gpu = collectGpuOps(trace);
+    countGaps(gpu, options.minGapNs);
+  });
+  // Laid out once at its final size: device gaps first, then stream gaps.
+  const auto layout = graph.add("gap list layout", {gpuOps}, [&] {
+    firstStreamGap = listedDeviceGapCount(gpu);
+    out.gaps.resize(listedGapCount(gpu));
+  });
+  const auto bind = graph.add("bind ops to calls", {cpuCalls, gpuOps}, [&] { bindOps(trace, calls, gpu); });
+  const auto stepWindowsDone = graph.add("step windows", {bind}, [&] {
+    if (options.perStep) windows = stepWindows(trace, calls, gpu);
+  });
+  graph.add("launch statistics", {bind}, [&] {
+    if (withLaunchStats)
+      fillLaunchStats(calls, gpu, options, trace.strings.size(), launchStats,
+                      options.keepLaunches ? &launches : nullptr);
+  });
+  const auto deviceGaps = graph.add("device gaps", {bind, layout}, [&] {
+    devices = walkDeviceGaps(c, trees, cpuOpsRoom(options, firstStreamGap), out.gaps.data());
+  });
+  const auto streamGaps = graph.add("stream gaps", {bind, layout}, [&] {
+    streams = walkStreamGaps(c, trees, out.gaps.data(), firstStreamGap);
+  });
+  graph.add("steps", {deviceGaps, stepWindowsDone}, [&] {
+    // Reads the device gaps only, which no stage running beside it writes.
+    if (options.perStep) fillSteps(trace, calls, gpu, windows, devices.unlisted, out);
+  });
+  const auto pooled = graph.add("cpu-op pool offsets", {deviceGaps, streamGaps}, [&] {
+    offsets = poolOffsets(streams.pools, devices.cpuOps.size());
+  });
+  graph.add("cpu-op pools joined", {pooled}, [&] {
+    out.cpuOps = std::move(devices.cpuOps);
+    if (options.blameCpuOps) appendPools(streams.pools, out.cpuOps);
+  });
+  graph.add("stream gaps pointed at their cpu ops", {pooled}, [&] {
+    if (options.blameCpuOps) pointStreamGapsAtCpuOps(gpu, firstStreamGap, offsets, out);
+  });
+  const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
+  graph.run(parallel ? options.threads : 1, observer);
+
+  if (gpu.ops == 0) return noGpuActivity(options);
+  out.hasGpuActivity = true;
+  out.devices = std::move(devices.stats);
+  out.streams = std::move(streams.stats);
+  out.unlistedGaps = devices.unlistedCount + streams.unlistedCount;
+  out.overheadCpuOps = std::move(devices.overheadCpuOps);
   out.launchStats = launchStats;
   out.launches = std::move(launches);
-  {
-    TimedPhase round("round 3: CPU ops joined | steps");
-    finish(context, parallel, firstStreamGap, devices, streams, windows, out);
-  }
   addNotes(calls, gpu, out);
   out.verdict = makeVerdict(out, options);
   return out;
