@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "gap_context.h"
+#include "call_table.h"
 
 namespace gapscope::analysis::gaps_detail {
 

@@ -2,7 +2,7 @@
 // clipped to the gap (a parent's self time excludes its children's).
 #include <algorithm>
 
-#include "gap_context.h"
+#include "cpu_blame.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {

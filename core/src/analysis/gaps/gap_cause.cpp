@@ -2,7 +2,7 @@
 // the launching thread was doing when the queue ran dry.
 #include <algorithm>
 
-#include "gap_context.h"
+#include "gap_classifier.h"
 
 namespace gapscope::analysis::gaps_detail {
 

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "gap_context.h"
+#include "cpu_blame.h"
+#include "gap_classifier.h"
+#include "gpu_ops.h"
+#include "steps.h"
 #include "gapscope/analysis/gpu_busy.h"
 
 namespace gapscope::analysis::gaps_detail {

@@ -17,8 +17,11 @@
 #include <string>
 
 #include "analysis/pipeline/stage_graph.h"
-#include "gap_context.h"
+#include "call_table.h"
+#include "gap_pipeline.h"
 #include "gap_walks.h"
+#include "launch_stats.h"
+#include "steps.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "gap_context.h"
+#include "gpu_ops.h"
 
 namespace gapscope::analysis::gaps_detail {
 namespace {

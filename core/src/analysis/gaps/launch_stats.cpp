@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "gap_context.h"
+#include "launch_stats.h"
 #include "quantiles.h"
 
 namespace gapscope::analysis::gaps_detail {

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string_view>
 
-#include "gap_context.h"
+#include "steps.h"
 
 namespace gapscope::analysis::gaps_detail {
 namespace {

@@ -3,7 +3,7 @@
 #include <limits>
 #include <string>
 
-#include "gap_context.h"
+#include "gap_pipeline.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {
