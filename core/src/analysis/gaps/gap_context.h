@@ -358,7 +358,4 @@ Verdict makeVerdict(const GapAnalysis& analysis, const GapOptions& options);
 // needs none).
 GapAnalysis analyze(const Trace& trace, const GapOptions& options, bool withLaunchStats);
 
-// "1.234 ms", "12.345 us", "850 ns": exact decimals of integer ns.
-std::string formatDuration(TimeNs ns);
-
 }  // namespace gapscope::analysis::gaps_detail
