@@ -15,7 +15,8 @@ using analysis::TraceSummary;
 
 std::string shareOfSpan(TimeNs part, TimeNs span) {
   if (span <= 0) return "";
-  return " (" + formatPercent(100.0 * static_cast<double>(part) / static_cast<double>(span)) + " of the span)";
+  const double share = 100.0 * static_cast<double>(part) / static_cast<double>(span);
+  return " (" + format::formatPercent(share, kTablePercent) + " of the span)";
 }
 
 std::string deviceLabel(std::int32_t device) {
@@ -24,9 +25,10 @@ std::string deviceLabel(std::int32_t device) {
 
 std::string utilizationText(const analysis::GapSummary& g) {
   if (!g.hasGpuActivity) return "no GPU activity";
-  std::string text = formatPercent(100.0 * g.utilization) + " of the active window";
+  std::string text = format::formatPercent(100.0 * g.utilization, kTablePercent) + " of the active window";
   if (g.deviceUtilization.size() > 1) {
-    for (const auto& [device, u] : g.deviceUtilization) text += ", " + deviceLabel(device) + " " + formatPercent(100.0 * u);
+    for (const auto& [device, u] : g.deviceUtilization)
+      text += ", " + deviceLabel(device) + " " + format::formatPercent(100.0 * u, kTablePercent);
   }
   return text;
 }
@@ -41,10 +43,11 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
       << "Flows:        " << s.flows << '\n'
       << "Instants:     " << s.instants << '\n'
       << "Counters:     " << s.counters << " series\n"
-      << "Span:         " << formatTableTime(s.span()) << '\n';
+      << "Span:         " << format::formatDuration(s.span(), kTableTime) << '\n';
   if (s.gpuBusy.empty()) out << "GPU busy:     no GPU activity\n";
   for (const auto& d : s.gpuBusy) {
-    out << "GPU busy:     " << deviceLabel(d.device) << ": " << formatTableTime(d.busy) << shareOfSpan(d.busy, s.span())
+    out << "GPU busy:     " << deviceLabel(d.device) << ": " << format::formatDuration(d.busy, kTableTime)
+        << shareOfSpan(d.busy, s.span())
         << ", " << d.activities << " activities\n";
   }
   out << "Utilisation:  " << utilizationText(g) << '\n'
@@ -74,12 +77,12 @@ void printJson(std::ostream& out, const TraceSummary& s, const analysis::GapSumm
   j["slices"] = s.slices;
   j["kernels"] = s.kernels;
   j["flows"] = s.flows;
-  j["span_us"] = usNumber(s.span());
-  j["gpu_busy_us"] = usNumber(s.gpuBusyTotal);
+  j["span_us"] = format::usNumber(s.span());
+  j["gpu_busy_us"] = format::usNumber(s.gpuBusyTotal);
   j["gpu_busy_per_device"] = nlohmann::ordered_json::array();
   for (const auto& d : s.gpuBusy) {
     j["gpu_busy_per_device"].push_back(nlohmann::ordered_json{
-        {"device", d.device}, {"busy_us", usNumber(d.busy)}, {"activities", d.activities}});
+        {"device", d.device}, {"busy_us", format::usNumber(d.busy)}, {"activities", d.activities}});
   }
   j["utilization"] = g.hasGpuActivity ? nlohmann::ordered_json(g.utilization) : nlohmann::ordered_json(nullptr);
   j["verdict"] = g.verdict;
@@ -108,9 +111,9 @@ void printCsv(std::ostream& out, const TraceSummary& s, const analysis::GapSumma
   field("slices", std::to_string(s.slices));
   field("kernels", std::to_string(s.kernels));
   field("flows", std::to_string(s.flows));
-  field("span_us", formatUs(s.span()));
-  field("gpu_busy_us", formatUs(s.gpuBusyTotal));
-  for (const auto& d : s.gpuBusy) field("gpu_busy_us.gpu" + std::to_string(d.device), formatUs(d.busy));
+  field("span_us", format::exactUs(s.span()));
+  field("gpu_busy_us", format::exactUs(s.gpuBusyTotal));
+  for (const auto& d : s.gpuBusy) field("gpu_busy_us.gpu" + std::to_string(d.device), format::exactUs(d.busy));
   field("utilization", g.hasGpuActivity ? std::to_string(g.utilization) : "");
   field("verdict", g.verdict);
   field("memcpys", std::to_string(s.memcpys));
