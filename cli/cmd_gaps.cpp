@@ -83,16 +83,16 @@ Json statsJson(const UtilizationStats& s, bool withStream) {
   Json j;
   j["device"] = s.device;
   if (withStream) j["stream"] = s.stream;
-  j["active_us"] = usNumber(s.activeNs());
-  j["busy_us"] = usNumber(s.busyNs);
+  j["active_us"] = format::usNumber(s.activeNs());
+  j["busy_us"] = format::usNumber(s.busyNs);
   j["utilization"] = s.utilization();
-  j["idle_us"] = {{"launch_overhead", usNumber(s.idle[GapCause::LaunchOverhead])},
-                  {"synchronization", usNumber(s.idle[GapCause::Synchronization])},
-                  {"queued", usNumber(s.idle[GapCause::Queued])},
-                  {"other", usNumber(s.idle[GapCause::Other])}};
-  j["hta_idle_us"] = {{"host_wait", usNumber(s.hta.hostWait)},
-                      {"kernel_wait", usNumber(s.hta.kernelWait)},
-                      {"other", usNumber(s.hta.other)}};
+  j["idle_us"] = {{"launch_overhead", format::usNumber(s.idle[GapCause::LaunchOverhead])},
+                  {"synchronization", format::usNumber(s.idle[GapCause::Synchronization])},
+                  {"queued", format::usNumber(s.idle[GapCause::Queued])},
+                  {"other", format::usNumber(s.idle[GapCause::Other])}};
+  j["hta_idle_us"] = {{"host_wait", format::usNumber(s.hta.hostWait)},
+                      {"kernel_wait", format::usNumber(s.hta.kernelWait)},
+                      {"other", format::usNumber(s.hta.other)}};
   return j;
 }
 
@@ -100,21 +100,21 @@ Json gapJson(const Trace& t, const GapAnalysis& a, const Gap& g) {
   Json j;
   j["device"] = g.device;
   j["stream"] = g.stream < 0 ? Json(nullptr) : Json(g.stream);
-  j["start_us"] = usNumber(g.start);
-  j["dur_us"] = usNumber(g.dur);
+  j["start_us"] = format::usNumber(g.start);
+  j["dur_us"] = format::usNumber(g.dur);
   j["cause"] = analysis::gapCauseName(g.cause);
   j["before"] = sliceName(t, g.before);
   j["after"] = sliceName(t, g.after);
   j["launch_thread"] = threadJson(t, g.launchTrack);
   Json ops = Json::array();
   for (const auto& op : analysis::cpuOpsOf(a, g))
-    ops.push_back({{"name", cpuOpName(t, op)}, {"self_us", usNumber(op.selfNs)}});
+    ops.push_back({{"name", cpuOpName(t, op)}, {"self_us", format::usNumber(op.selfNs)}});
   j["cpu_ops"] = std::move(ops);
   return j;
 }
 
 Json distributionJson(const analysis::Distribution& d) {
-  return {{"median", usNumber(d.median)}, {"p90", usNumber(d.p90)}, {"max", usNumber(d.max)}};
+  return {{"median", format::usNumber(d.median)}, {"p90", format::usNumber(d.p90)}, {"max", format::usNumber(d.max)}};
 }
 
 Json stepJson(const Trace& t, const analysis::StepStats& s) {
@@ -122,8 +122,8 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
   for (const auto& d : s.devices) devices.push_back(statsJson(d, false));
   return {{"step", std::string(t.str(s.name))},
           {"number", s.number},
-          {"cpu_start_us", usNumber(s.cpuStart)},
-          {"cpu_dur_us", usNumber(s.cpuEnd - s.cpuStart)},
+          {"cpu_start_us", format::usNumber(s.cpuStart)},
+          {"cpu_dur_us", format::usNumber(s.cpuEnd - s.cpuStart)},
           {"devices", std::move(devices)}};
 }
 
@@ -159,9 +159,9 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
   for (const Gap* g : gaps) {
     std::string ops;
     for (const auto& op : analysis::cpuOpsOf(a, *g))
-      ops += (ops.empty() ? "" : "; ") + cpuOpName(t, op) + "=" + formatUs(op.selfNs);
+      ops += (ops.empty() ? "" : "; ") + cpuOpName(t, op) + "=" + format::exactUs(op.selfNs);
     writeCsvRow(out, {std::to_string(g->device), g->stream < 0 ? "" : std::to_string(g->stream),
-                      formatUs(g->start), formatUs(g->dur), analysis::gapCauseName(g->cause),
+                      format::exactUs(g->start), format::exactUs(g->dur), analysis::gapCauseName(g->cause),
                       analysis::htaIdleKindName(g->hta), sliceName(t, g->before),
                       sliceName(t, g->after), sliceName(t, g->launch),
                       g->launchTrack == kNoIndex ? "" : threadText(t, g->launchTrack), ops,
@@ -172,7 +172,8 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
 // --- text ------------------------------------------------------------------
 
 std::string pct(TimeNs part, TimeNs whole) {
-  return formatPercent(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  const double share = whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+  return format::formatPercent(share, kTablePercent);
 }
 
 void printUtilization(std::ostream& out, const std::string& title,
@@ -187,11 +188,12 @@ void printUtilization(std::ostream& out, const std::string& title,
   for (const auto& s : rows) {
     std::vector<std::string> cells{std::to_string(s.device)};
     if (withStream) cells.push_back(std::to_string(s.stream));
-    for (TimeNs v : {s.activeNs(), s.busyNs}) cells.push_back(formatTableTime(v));
+    for (TimeNs v : {s.activeNs(), s.busyNs}) cells.push_back(format::formatDuration(v, kTableTime));
     cells.push_back(pct(s.busyNs, s.activeNs()));
     for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
-      cells.push_back(formatTableTime(s.idle.ns[c]));
-    for (TimeNs v : {s.hta.hostWait, s.hta.kernelWait, s.hta.other}) cells.push_back(formatTableTime(v));
+      cells.push_back(format::formatDuration(s.idle.ns[c], kTableTime));
+    for (TimeNs v : {s.hta.hostWait, s.hta.kernelWait, s.hta.other})
+      cells.push_back(format::formatDuration(v, kTableTime));
     table.addRow(std::move(cells));
   }
   out << title << '\n';
@@ -210,10 +212,12 @@ void printLaunches(std::ostream& out, const GapAnalysis& a) {
   }
   if (l.byKind[0]) out << (first ? "" : ", ") << "other " << l.byKind[0];
   out << "), " << l.unmatched << " without GPU work in the trace\n"
-      << "  launch call time  median " << formatTableTime(l.launchNs.median) << "  p90 "
-      << formatTableTime(l.launchNs.p90) << "  max " << formatTableTime(l.launchNs.max) << '\n'
-      << "  queue time        median " << formatTableTime(l.queueNs.median) << "  p90 "
-      << formatTableTime(l.queueNs.p90) << "  max " << formatTableTime(l.queueNs.max) << '\n'
+      << "  launch call time  median " << format::formatDuration(l.launchNs.median, kTableTime)
+      << "  p90 " << format::formatDuration(l.launchNs.p90, kTableTime)
+      << "  max " << format::formatDuration(l.launchNs.max, kTableTime) << '\n'
+      << "  queue time        median " << format::formatDuration(l.queueNs.median, kTableTime)
+      << "  p90 " << format::formatDuration(l.queueNs.p90, kTableTime)
+      << "  max " << format::formatDuration(l.queueNs.max, kTableTime) << '\n'
       << "  short kernels (GPU time below the launch call's): " << l.shortKernels
       << ", outlier launch calls: " << l.outliers << '\n';
 }
@@ -229,7 +233,7 @@ void printOverheadOps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
   std::size_t n = std::min(a.overheadCpuOps.size(), kTextCpuOps);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& op = a.overheadCpuOps[i];
-    table.addRow({cpuOpName(t, op), formatTableTime(op.selfNs), pct(op.selfNs, total)});
+    table.addRow({cpuOpName(t, op), format::formatDuration(op.selfNs, kTableTime), pct(op.selfNs, total)});
   }
   out << "\nWhere the launch-overhead idle time went (device gaps):\n";
   table.print(out);
@@ -254,8 +258,9 @@ void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a,
     std::string ops;
     auto list = analysis::cpuOpsOf(a, *g);
     for (std::size_t i = 0; i < list.size() && i < 3; ++i)
-      ops += (i ? ", " : "") + cpuOpName(t, list[i]) + " " + formatTableTime(list[i].selfNs);
-    table.addRow({formatTableTime(g->start - t.minTime()), formatTableTime(g->dur),
+      ops += (i ? ", " : "") + cpuOpName(t, list[i]) + " " + format::formatDuration(list[i].selfNs, kTableTime);
+    table.addRow({format::formatDuration(g->start - t.minTime(), kTableTime),
+                  format::formatDuration(g->dur, kTableTime),
                   std::to_string(g->device), g->stream < 0 ? "all" : std::to_string(g->stream),
                   analysis::gapCauseLabel(g->cause), sliceName(t, g->after),
                   threadText(t, g->launchTrack), ops});
@@ -278,10 +283,11 @@ void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
   for (const auto& s : a.steps) {
     for (const auto& d : s.devices) {
       std::vector<std::string> cells{std::string(t.str(s.name)), std::to_string(d.device),
-                                     formatTableTime(d.activeNs()), formatTableTime(d.busyNs),
+                                     format::formatDuration(d.activeNs(), kTableTime),
+                                     format::formatDuration(d.busyNs, kTableTime),
                                      pct(d.busyNs, d.activeNs())};
       for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
-        cells.push_back(formatTableTime(d.idle.ns[c]));
+        cells.push_back(format::formatDuration(d.idle.ns[c], kTableTime));
       table.addRow(std::move(cells));
     }
   }

@@ -39,10 +39,7 @@ std::string dims(const std::array<std::int32_t, 3>& d) {
 TimeNs stdDevRounded(const KernelRow& r) { return static_cast<TimeNs>(std::llround(r.stdDevNs)); }
 
 std::string occupancyText(const KernelRow& r) {
-  if (r.occupancyPct < 0) return "";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", r.occupancyPct);
-  return buf;
+  return r.occupancyPct < 0 ? "" : format::formatFixed(r.occupancyPct, 1);
 }
 
 void printText(std::ostream& out, const KernelTable& table, const std::vector<KernelRow>& rows) {
@@ -55,16 +52,17 @@ void printText(std::ostream& out, const KernelTable& table, const std::vector<Ke
   }
   for (const KernelRow& r : rows) {
     const bool config = hasConfig(r);
-    text.addRow({r.name, kindName(r.kind), std::to_string(r.calls), formatTableTime(r.total),
-                 formatTableTime(r.avg()), formatTableTime(r.min), formatTableTime(r.max),
-                 formatTableTime(stdDevRounded(r)), formatPercent(r.pctGpu),
+    text.addRow({r.name, kindName(r.kind), std::to_string(r.calls), format::formatDuration(r.total, kTableTime),
+                 format::formatDuration(r.avg(), kTableTime), format::formatDuration(r.min, kTableTime),
+                 format::formatDuration(r.max, kTableTime),
+                 format::formatDuration(stdDevRounded(r), kTableTime), format::formatPercent(r.pctGpu, kTablePercent),
                  config ? dims(r.grid) + (r.configVaries ? "*" : "") : "", config ? dims(r.block) : "",
                  r.registersPerThread >= 0 ? std::to_string(r.registersPerThread) : "",
                  r.sharedMemory >= 0 ? std::to_string(r.sharedMemory) : "", occupancyText(r)});
   }
   text.print(out);
-  out << "GPU time total: " << formatTableTime(table.gpuTotal)
-      << " (kernels " << formatTableTime(table.kernelTotal) << ")\n";
+  out << "GPU time total: " << format::formatDuration(table.gpuTotal, kTableTime)
+      << " (kernels " << format::formatDuration(table.kernelTotal, kTableTime) << ")\n";
   bool anyVaries = false;
   for (const KernelRow& r : rows) anyVaries = anyVaries || r.configVaries;
   if (anyVaries) out << "* launch configuration varies between calls; the first call's is shown\n";
@@ -88,11 +86,11 @@ void printJson(std::ostream& out, const std::vector<KernelRow>& rows) {
     row["name"] = r.name;
     row["kind"] = kindName(r.kind);
     row["calls"] = r.calls;
-    row["total_us"] = usNumber(r.total);
-    row["avg_us"] = usNumber(r.avg());
-    row["min_us"] = usNumber(r.min);
-    row["max_us"] = usNumber(r.max);
-    row["std_us"] = usNumber(stdDevRounded(r));
+    row["total_us"] = format::usNumber(r.total);
+    row["avg_us"] = format::usNumber(r.avg());
+    row["min_us"] = format::usNumber(r.min);
+    row["max_us"] = format::usNumber(r.max);
+    row["std_us"] = format::usNumber(stdDevRounded(r));
     row["pct_gpu"] = r.pctGpu;
     row["grid"] = dimsJson(r, r.grid);
     row["block"] = dimsJson(r, r.block);
@@ -109,11 +107,10 @@ void printCsv(std::ostream& out, const std::vector<KernelRow>& rows) {
   writeCsvRow(out, {"name", "kind", "calls", "total_us", "avg_us", "min_us", "max_us", "std_us", "pct_gpu",
                     "grid", "block", "registers_per_thread", "shared_memory", "occupancy_pct"});
   for (const KernelRow& r : rows) {
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.4f", r.pctGpu);
     const bool config = hasConfig(r);
-    writeCsvRow(out, {r.name, kindName(r.kind), std::to_string(r.calls), formatUs(r.total), formatUs(r.avg()),
-                      formatUs(r.min), formatUs(r.max), formatUs(stdDevRounded(r)), pct,
+    writeCsvRow(out, {r.name, kindName(r.kind), std::to_string(r.calls), format::exactUs(r.total),
+                      format::exactUs(r.avg()), format::exactUs(r.min), format::exactUs(r.max),
+                      format::exactUs(stdDevRounded(r)), format::formatFixed(r.pctGpu, 4),
                       config ? dims(r.grid) : "", config ? dims(r.block) : "",
                       r.registersPerThread >= 0 ? std::to_string(r.registersPerThread) : "",
                       r.sharedMemory >= 0 ? std::to_string(r.sharedMemory) : "", occupancyText(r)});

@@ -39,23 +39,23 @@ void printText(std::ostream& out, const OpTable& table, const std::vector<OpRow>
   for (const OpRow& r : rows) {
     std::vector<std::string> cells = {
         r.name,
-        formatPercent(table.selfCpuPct(r)),
-        formatTableTime(r.selfCpu),
-        formatPercent(table.cpuTotalPct(r)),
-        formatTableTime(r.cpuTotal),
-        formatTableTime(r.cpuAvg()),
-        formatTableTime(r.selfDevice),
-        formatPercent(table.selfDevicePct(r)),
-        formatTableTime(r.deviceTotal),
-        formatTableTime(r.deviceAvg()),
+        format::formatPercent(table.selfCpuPct(r), kTablePercent),
+        format::formatDuration(r.selfCpu, kTableTime),
+        format::formatPercent(table.cpuTotalPct(r), kTablePercent),
+        format::formatDuration(r.cpuTotal, kTableTime),
+        format::formatDuration(r.cpuAvg(), kTableTime),
+        format::formatDuration(r.selfDevice, kTableTime),
+        format::formatPercent(table.selfDevicePct(r), kTablePercent),
+        format::formatDuration(r.deviceTotal, kTableTime),
+        format::formatDuration(r.deviceAvg(), kTableTime),
         std::to_string(r.calls),
     };
     if (shapes) cells.push_back(r.inputShapes.empty() ? "[]" : r.inputShapes);
     text.addRow(std::move(cells));
   }
   text.print(out);
-  out << "Self CPU time total: " << formatTableTime(table.selfCpuTotal) << '\n'
-      << "Self CUDA time total: " << formatTableTime(table.selfDeviceTotal) << '\n';
+  out << "Self CPU time total: " << format::formatDuration(table.selfCpuTotal, kTableTime) << '\n'
+      << "Self CUDA time total: " << format::formatDuration(table.selfDeviceTotal, kTableTime) << '\n';
 }
 
 void printJson(std::ostream& out, const std::vector<OpRow>& rows, bool shapes) {
@@ -65,10 +65,10 @@ void printJson(std::ostream& out, const std::vector<OpRow>& rows, bool shapes) {
     row["name"] = r.name;
     row["device"] = analysis::opDeviceName(r.device);
     row["calls"] = r.calls;
-    row["self_cpu_us"] = usNumber(r.selfCpu);
-    row["cpu_total_us"] = usNumber(r.cpuTotal);
-    row["self_device_us"] = usNumber(r.selfDevice);
-    row["device_total_us"] = usNumber(r.deviceTotal);
+    row["self_cpu_us"] = format::usNumber(r.selfCpu);
+    row["cpu_total_us"] = format::usNumber(r.cpuTotal);
+    row["self_device_us"] = format::usNumber(r.selfDevice);
+    row["device_total_us"] = format::usNumber(r.deviceTotal);
     if (shapes) row["input_shapes"] = r.inputShapes;
     list.push_back(std::move(row));
   }
@@ -84,10 +84,10 @@ void printCsv(std::ostream& out, const std::vector<OpRow>& rows, bool shapes) {
     std::vector<std::string> fields = {r.name,
                                        analysis::opDeviceName(r.device),
                                        std::to_string(r.calls),
-                                       formatUs(r.selfCpu),
-                                       formatUs(r.cpuTotal),
-                                       formatUs(r.selfDevice),
-                                       formatUs(r.deviceTotal)};
+                                       format::exactUs(r.selfCpu),
+                                       format::exactUs(r.cpuTotal),
+                                       format::exactUs(r.selfDevice),
+                                       format::exactUs(r.deviceTotal)};
     if (shapes) fields.push_back(r.inputShapes);
     writeCsvRow(out, fields);
   }

@@ -113,7 +113,8 @@ void printText(std::ostream& out, const Recording& r) {
       << ", size " << r.options.size << ") on " << device << ": " << r.result.stats.steps << " steps after "
       << r.options.warmupSteps << " warm-up\n";
   if (!r.path.empty()) out << "Saved:        " << r.path << " (" << r.written.bytes << " bytes)\n";
-  out << "Time/step:    " << formatTableTime(perStep(r.result.stats)) << " (" << formatTableTime(r.result.stats.wallNs)
+  out << "Time/step:    " << format::formatDuration(perStep(r.result.stats), kTableTime) << " ("
+      << format::formatDuration(r.result.stats.wallNs, kTableTime)
       << " for all steps through the final sync" << (r.options.syncEachStep ? "; a sync after every step" : "")
       << ")\n";
   if (r.result.stats.checked) out << "Check:        matches the CPU reference\n";
@@ -128,20 +129,23 @@ void printText(std::ostream& out, const Recording& r) {
     table.addColumn("Memset");
     table.addColumn("GPU busy");
     for (const auto& s : r.steps) {
-      table.addRow({s.name, formatTableTime(s.cpuDur), std::to_string(s.kernels), std::to_string(s.memcpys),
-                    std::to_string(s.memsets), formatTableTime(s.gpuBusy)});
+      table.addRow({s.name, format::formatDuration(s.cpuDur, kTableTime), std::to_string(s.kernels),
+                    std::to_string(s.memcpys), std::to_string(s.memsets),
+                    format::formatDuration(s.gpuBusy, kTableTime)});
     }
     table.print(out);
     if (r.gaps.hasGpuActivity) {
-      out << "GPU utilisation: " << formatPercent(100.0 * r.gaps.utilization) << " of the active window\n";
+      out << "GPU utilisation: " << format::formatPercent(100.0 * r.gaps.utilization, kTablePercent)
+          << " of the active window\n";
       out << "Verdict:      " << r.gaps.verdict << "\n";
     } else {
       out << "GPU utilisation: no GPU activity recorded\n";
     }
   }
   if (r.hasOverhead) {
-    out << "Overhead:     time per step " << formatTableTime(r.overhead.traced) << " recorded vs "
-        << formatTableTime(r.overhead.untracedBefore) << " / " << formatTableTime(r.overhead.untracedAfter)
+    out << "Overhead:     time per step " << format::formatDuration(r.overhead.traced, kTableTime) << " recorded vs "
+        << format::formatDuration(r.overhead.untracedBefore, kTableTime) << " / "
+        << format::formatDuration(r.overhead.untracedAfter, kTableTime)
         << " unrecorded (before / after): ratio " << r.overhead.ratio() << "\n";
   }
   for (const auto& w : r.result.warnings) out << "Warning:      " << w << "\n";
@@ -159,9 +163,9 @@ void printJson(std::ostream& out, const Recording& r) {
     j["file_bytes"] = r.written.bytes;
   }
   j["step_wall_us"] = Json::array();
-  for (auto ns : r.result.stats.stepWallNs) j["step_wall_us"].push_back(usNumber(ns));
-  j["median_step_us"] = usNumber(median(r.result.stats.stepWallNs));
-  j["wall_per_step_us"] = usNumber(perStep(r.result.stats));
+  for (auto ns : r.result.stats.stepWallNs) j["step_wall_us"].push_back(format::usNumber(ns));
+  j["median_step_us"] = format::usNumber(median(r.result.stats.stepWallNs));
+  j["wall_per_step_us"] = format::usNumber(perStep(r.result.stats));
   j["sync_each_step"] = r.options.syncEachStep;
   j["checked"] = r.result.stats.checked;
   j["kernels"] = r.result.stats.kernels;
@@ -172,20 +176,20 @@ void printJson(std::ostream& out, const Recording& r) {
   j["per_step"] = Json::array();
   for (const auto& s : r.steps) {
     j["per_step"].push_back(Json{{"name", s.name},
-                                 {"cpu_us", usNumber(s.cpuDur)},
+                                 {"cpu_us", format::usNumber(s.cpuDur)},
                                  {"kernels", s.kernels},
                                  {"memcpys", s.memcpys},
                                  {"memsets", s.memsets},
-                                 {"gpu_busy_us", usNumber(s.gpuBusy)}});
+                                 {"gpu_busy_us", format::usNumber(s.gpuBusy)}});
   }
   if (r.result.trace) {
     j["gpu_utilization"] = r.gaps.utilization;
     j["verdict"] = r.gaps.verdict;
   }
   if (r.hasOverhead) {
-    j["overhead"] = Json{{"untraced_before_us", usNumber(r.overhead.untracedBefore)},
-                         {"traced_us", usNumber(r.overhead.traced)},
-                         {"untraced_after_us", usNumber(r.overhead.untracedAfter)},
+    j["overhead"] = Json{{"untraced_before_us", format::usNumber(r.overhead.untracedBefore)},
+                         {"traced_us", format::usNumber(r.overhead.traced)},
+                         {"untraced_after_us", format::usNumber(r.overhead.untracedAfter)},
                          {"ratio", r.overhead.ratio()}};
   }
   j["warnings"] = r.result.warnings;

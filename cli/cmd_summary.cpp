@@ -21,7 +21,7 @@ std::string deviceLabel(std::int32_t device) {
 
 std::string utilizationText(const analysis::GapSummary& g) {
   if (!g.hasGpuActivity) return "no GPU activity";
-  std::string text = formatPercent(100.0 * g.utilization) + " of the active window";
+  std::string text = format::formatPercent(100.0 * g.utilization, kTablePercent) + " of the active window";
   if (g.deviceUtilization.size() > 1) text += " (all devices)";
   return text;
 }
@@ -36,12 +36,12 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
       << "Flows:        " << s.flows << '\n'
       << "Instants:     " << s.instants << '\n'
       << "Counters:     " << s.counters << " series\n"
-      << "Span:         " << formatTableTime(s.span()) << '\n';
+      << "Span:         " << format::formatDuration(s.span(), kTableTime) << '\n';
   if (busy.devices.empty()) out << "GPU busy:     no GPU activity\n";
   for (const auto& d : busy.devices) {
-    out << "GPU busy:     " << deviceLabel(d.device) << ": " << formatTableTime(d.busy) << " of a "
-        << formatTableTime(d.activeNs()) << " active window (" << formatPercent(100.0 * d.utilization()) << "), "
-        << d.activities << " activities\n";
+    out << "GPU busy:     " << deviceLabel(d.device) << ": " << format::formatDuration(d.busy, kTableTime)
+        << " of a " << format::formatDuration(d.activeNs(), kTableTime) << " active window ("
+        << format::formatPercent(100.0 * d.utilization(), kTablePercent) << "), " << d.activities << " activities\n";
   }
   out << "Utilisation:  " << utilizationText(g) << '\n'
       << "Verdict:      " << g.verdict << '\n';
@@ -70,13 +70,13 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
   j["slices"] = s.slices;
   j["kernels"] = s.kernels;
   j["flows"] = s.flows;
-  j["span_us"] = usNumber(s.span());
-  j["gpu_busy_us"] = usNumber(busy.total());
+  j["span_us"] = format::usNumber(s.span());
+  j["gpu_busy_us"] = format::usNumber(busy.total());
   j["gpu_busy_per_device"] = nlohmann::ordered_json::array();
   for (const auto& d : busy.devices) {
     j["gpu_busy_per_device"].push_back(nlohmann::ordered_json{{"device", d.device},
-                                                              {"busy_us", usNumber(d.busy)},
-                                                              {"active_us", usNumber(d.activeNs())},
+                                                              {"busy_us", format::usNumber(d.busy)},
+                                                              {"active_us", format::usNumber(d.activeNs())},
                                                               {"utilization", d.utilization()},
                                                               {"activities", d.activities}});
   }
@@ -107,11 +107,11 @@ void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, con
   field("slices", std::to_string(s.slices));
   field("kernels", std::to_string(s.kernels));
   field("flows", std::to_string(s.flows));
-  field("span_us", formatUs(s.span()));
-  field("gpu_busy_us", formatUs(busy.total()));
+  field("span_us", format::exactUs(s.span()));
+  field("gpu_busy_us", format::exactUs(busy.total()));
   for (const auto& d : busy.devices) {
-    field("gpu_busy_us.gpu" + std::to_string(d.device), formatUs(d.busy));
-    field("gpu_active_us.gpu" + std::to_string(d.device), formatUs(d.activeNs()));
+    field("gpu_busy_us.gpu" + std::to_string(d.device), format::exactUs(d.busy));
+    field("gpu_active_us.gpu" + std::to_string(d.device), format::exactUs(d.activeNs()));
   }
   field("utilization", g.hasGpuActivity ? std::to_string(g.utilization) : "");
   field("verdict", g.verdict);

@@ -1,10 +1,11 @@
 #include "output.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <ostream>
 #include <stdexcept>
+
+#include "gapscope/format/escape.h"
 
 namespace gapscope::cli {
 
@@ -21,59 +22,6 @@ std::size_t limitOption(const Args& args) {
   const long long n = args.getInt("limit", -1);
   if (n < 0) throw std::invalid_argument("--limit expects a non-negative integer, got '" + args.get("limit") + "'");
   return static_cast<std::size_t>(n);
-}
-
-namespace {
-
-// |ns| as unsigned, so INT64_MIN needs no special case.
-std::uint64_t magnitude(TimeNs ns) {
-  return ns < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
-}
-
-// "I.FFF" from a count of thousandths (integers only: no float noise).
-std::string threeDecimals(std::uint64_t thousandths) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(thousandths / 1000),
-                static_cast<unsigned long long>(thousandths % 1000));
-  return buf;
-}
-
-}  // namespace
-
-std::string formatUs(TimeNs ns) {
-  const std::uint64_t abs = magnitude(ns);
-  std::string text = std::to_string(abs / 1000);
-  if (const std::uint64_t frac = abs % 1000; frac != 0) {
-    char digits[8];
-    std::snprintf(digits, sizeof digits, "%03llu", static_cast<unsigned long long>(frac));
-    std::string f(digits);
-    while (f.back() == '0') f.pop_back();
-    text += "." + f;
-  }
-  return ns < 0 ? "-" + text : text;
-}
-
-double usNumber(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
-
-std::string formatTableTime(TimeNs ns) {
-  // PyTorch's _format_time: seconds from 1 s, milliseconds from 1 ms, else
-  // microseconds, always three decimals.
-  const std::uint64_t abs = magnitude(ns);
-  std::string text;
-  if (abs >= 1'000'000'000) {
-    text = threeDecimals((abs + 500'000) / 1'000'000) + "s";
-  } else if (abs >= 1'000'000) {
-    text = threeDecimals((abs + 500) / 1000) + "ms";
-  } else {
-    text = threeDecimals(abs) + "us";
-  }
-  return ns < 0 ? "-" + text : text;
-}
-
-std::string formatPercent(double pct) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.2f%%", pct);
-  return buf;
 }
 
 void TextTable::addColumn(std::string header, Align align, std::size_t maxWidth) {
@@ -131,19 +79,8 @@ void TextTable::print(std::ostream& out) const {
   rule();
 }
 
-std::string csvField(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (char ch : text) {
-    if (ch == '"') quoted += '"';
-    quoted += ch;
-  }
-  quoted += '"';
-  return quoted;
-}
-
 void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields) {
-  for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csvField(fields[i]);
+  for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << format::csvQuote(fields[i]);
   out << '\n';
 }
 

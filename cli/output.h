@@ -1,19 +1,20 @@
 // Output helpers shared by gapscope-cli commands: the --format/--sort/--limit
 // options, aligned text tables in the style of PyTorch's key_averages()
-// table, CSV with RFC 4180 quoting, JSON through nlohmann, and exact decimal
-// formatting of integer nanoseconds.
+// table, CSV with RFC 4180 quoting and JSON through nlohmann. Values are
+// written with gapscope/format: exact microseconds in JSON and CSV, the
+// styles below in text.
 #pragma once
 
 #include <cstddef>
 #include <iosfwd>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "gapscope/model/types.h"
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
 
 namespace gapscope::cli {
 
@@ -32,17 +33,10 @@ void applyLimit(std::vector<Row>& rows, const Args& args) {
   if (rows.size() > limit) rows.resize(limit);
 }
 
-// Exact decimal microseconds of integer nanoseconds, trailing zeros dropped:
-// 1920 -> "1.92", 1000 -> "1", -5 -> "-0.005".
-std::string formatUs(TimeNs ns);
-// Microseconds as a JSON number: ns / 1000.0, whose shortest round-trip
-// form (what nlohmann writes) is the exact decimal for |ns| < 2^53.
-double usNumber(TimeNs ns);
-// PyTorch's table time format: "12.345us", "1.234ms" or "2.000s" (rounded
-// half up from the nanoseconds, no floating point).
-std::string formatTableTime(TimeNs ns);
-// "12.34%" (two decimals).
-std::string formatPercent(double pct);
+// Times and percentages in text output, as PyTorch's tables print them:
+// "12.345us", "12.34%".
+inline constexpr format::DurationStyle kTableTime = format::DurationStyle::TorchTable;
+inline constexpr format::PercentStyle kTablePercent = format::PercentStyle::TorchTable;
 
 // A text table like PyTorch's: a dashed rule, the header row, a rule,
 // rows, rule. Cells longer than a column's limit are cut with "...".
@@ -64,9 +58,8 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// One CSV field, quoted when it holds a comma, quote, CR or LF (quotes doubled).
-std::string csvField(std::string_view text);
-// Fields joined with commas, ended with "\n".
+// Fields, each quoted by format::csvQuote when it needs it, joined with
+// commas and ended with "\n".
 void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields);
 
 // Pretty-printed (indent 2) JSON plus a newline; invalid UTF-8 is replaced,

@@ -26,7 +26,6 @@
 #include <QVBoxLayout>
 
 #include "app_setup.h"
-#include "gapscope/timeline/time_format.h"
 #include "gapscope/version.h"
 #include "panels/analysis_panels.h"
 #include "panels/charts_panel.h"

@@ -2,31 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gapscope/timeline/time_format.h"
-
 using namespace gapscope::timeline;
-
-TEST(TimeFormat, DurationsUseThreeSignificantDigits) {
-  EXPECT_EQ(formatDuration(0), "0 ns");
-  EXPECT_EQ(formatDuration(850), "850 ns");
-  EXPECT_EQ(formatDuration(12345), "12.3 µs");
-  EXPECT_EQ(formatDuration(1500000), "1.50 ms");
-  EXPECT_EQ(formatDuration(2345000000), "2.35 s");
-  EXPECT_EQ(formatDuration(-4200), "-4.20 µs");
-  EXPECT_EQ(formatDuration(999700), "1.00 ms");  // not "1000 µs"
-  EXPECT_EQ(formatDuration(7200000000000), "7200 s");
-}
-
-TEST(TimeFormat, LabelsUseOneUnitAndJustEnoughDecimals) {
-  EXPECT_EQ(labelUnitFor(999), 1);
-  EXPECT_EQ(labelUnitFor(1250000), 1000000);
-  EXPECT_EQ(formatTimeLabel(1250000, 50000, 1000000), "1.25 ms");
-  EXPECT_EQ(formatTimeLabel(1000000, 50000, 1000000), "1.00 ms");
-  EXPECT_EQ(formatTimeLabel(1250001, 1, 1000000), "1.250001 ms");
-  EXPECT_EQ(formatTimeLabel(0, 200, 1000), "0.0 µs");
-  EXPECT_EQ(formatTimeLabel(30, 10, 1), "30 ns");
-  EXPECT_EQ(formatTimeLabel(-2000000000, 1000000000, 1000000000), "-2 s");
-}
 
 TEST(AxisTicks, StepIsTheSmallestOneTwoFiveThatFits) {
   EXPECT_EQ(niceStep(1.0, 80), 100);

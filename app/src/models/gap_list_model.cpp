@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "gapscope/timeline/time_format.h"
+#include "gapscope/format/duration.h"
 #include "models/table_format.h"
 #include "trace_session.h"
 
@@ -78,9 +78,9 @@ QVariant GapListModel::data(const QModelIndex& index, int role) const {
     case Start: {
       const TimeNs rel = g.start - session_->layout().contentStart();
       return sort ? QVariant(static_cast<qlonglong>(rel))
-                  : QVariant(QString::fromStdString(timeline::formatTimeLabel(rel, 1000, 1000000)));
+                  : QVariant(QString::fromStdString(format::formatTimeLabel(rel, 1000, 1000000)));
     }
-    case Duration: return sort ? QVariant(static_cast<qlonglong>(g.dur)) : QVariant(durationText(g.dur));
+    case Duration: return durationCell(g.dur, sort);
     case Where: {
       const QString where = g.stream >= 0 ? tr("GPU %1 stream %2").arg(g.device).arg(g.stream) : tr("GPU %1").arg(g.device);
       if (sort) return QVariant(static_cast<qlonglong>(g.device) * (1LL << 40) + g.stream + 1);

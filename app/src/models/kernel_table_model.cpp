@@ -46,17 +46,16 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
   }
   const bool sort = role == kSortRole;
   if (role != Qt::DisplayRole && !sort) return {};
-  const auto ns = [&](TimeNs v) { return sort ? QVariant(static_cast<qlonglong>(v)) : QVariant(durationText(v)); };
   switch (index.column()) {
     case Name: return QString::fromStdString(r->name);
     case Kind: return QString::fromUtf8(sliceKindName(r->kind));
     case Calls: return sort ? QVariant(static_cast<qlonglong>(r->calls)) : QVariant(QString::number(r->calls));
-    case Total: return ns(r->total);
-    case PctGpu: return sort ? QVariant(r->pctGpu) : QVariant(percentText(r->pctGpu));
-    case Avg: return ns(r->avg());
-    case Min: return ns(r->min);
-    case Max: return ns(r->max);
-    case StdDev: return ns(static_cast<TimeNs>(r->stdDevNs));
+    case Total: return durationCell(r->total, sort);
+    case PctGpu: return percentCell(r->pctGpu, sort);
+    case Avg: return durationCell(r->avg(), sort);
+    case Min: return durationCell(r->min, sort);
+    case Max: return durationCell(r->max, sort);
+    case StdDev: return durationCell(static_cast<TimeNs>(r->stdDevNs), sort);
     case Grid: return sort ? QVariant(static_cast<qlonglong>(r->grid[0]) * r->grid[1] * r->grid[2]) : QVariant(dims(r->grid));
     case Block: return sort ? QVariant(static_cast<qlonglong>(r->block[0]) * r->block[1] * r->block[2]) : QVariant(dims(r->block));
     case Registers:
@@ -66,8 +65,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
       return sort ? QVariant(static_cast<qlonglong>(r->sharedMemory))
                   : (r->sharedMemory >= 0 ? QVariant(QString::number(r->sharedMemory)) : QVariant(QString()));
     case Occupancy:
-      return sort ? QVariant(r->occupancyPct)
-                  : (r->occupancyPct >= 0 ? QVariant(percentText(r->occupancyPct)) : QVariant(QString()));
+      return sort || r->occupancyPct >= 0 ? percentCell(r->occupancyPct, sort) : QVariant(QString());
     default: return {};
   }
 }

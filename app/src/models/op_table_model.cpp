@@ -42,20 +42,16 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const {
     case Device: return QString::fromUtf8(analysis::opDeviceName(r->device));
     case Shapes: return QString::fromStdString(r->inputShapes);
     case Calls: return sort ? QVariant(static_cast<qlonglong>(r->calls)) : QVariant(QString::number(r->calls));
-    case SelfCpu: return sort ? QVariant(static_cast<qlonglong>(r->selfCpu)) : QVariant(durationText(r->selfCpu));
-    case SelfCpuPct: return sort ? QVariant(t.selfCpuPct(*r)) : QVariant(percentText(t.selfCpuPct(*r)));
-    case CpuTotal: return sort ? QVariant(static_cast<qlonglong>(r->cpuTotal)) : QVariant(durationText(r->cpuTotal));
-    case CpuTotalPct: return sort ? QVariant(t.cpuTotalPct(*r)) : QVariant(percentText(t.cpuTotalPct(*r)));
-    case CpuAvg: return sort ? QVariant(static_cast<qlonglong>(r->cpuAvg())) : QVariant(durationText(r->cpuAvg()));
-    case SelfDevice:
-      return sort ? QVariant(static_cast<qlonglong>(r->selfDevice)) : QVariant(durationText(r->selfDevice));
-    case SelfDevicePct: return sort ? QVariant(t.selfDevicePct(*r)) : QVariant(percentText(t.selfDevicePct(*r)));
-    case DeviceTotal:
-      return sort ? QVariant(static_cast<qlonglong>(r->deviceTotal)) : QVariant(durationText(r->deviceTotal));
-    case DeviceTotalPct:
-      return sort ? QVariant(t.deviceTotalPct(*r)) : QVariant(percentText(t.deviceTotalPct(*r)));
-    case DeviceAvg:
-      return sort ? QVariant(static_cast<qlonglong>(r->deviceAvg())) : QVariant(durationText(r->deviceAvg()));
+    case SelfCpu: return durationCell(r->selfCpu, sort);
+    case SelfCpuPct: return percentCell(t.selfCpuPct(*r), sort);
+    case CpuTotal: return durationCell(r->cpuTotal, sort);
+    case CpuTotalPct: return percentCell(t.cpuTotalPct(*r), sort);
+    case CpuAvg: return durationCell(r->cpuAvg(), sort);
+    case SelfDevice: return durationCell(r->selfDevice, sort);
+    case SelfDevicePct: return percentCell(t.selfDevicePct(*r), sort);
+    case DeviceTotal: return durationCell(r->deviceTotal, sort);
+    case DeviceTotalPct: return percentCell(t.deviceTotalPct(*r), sort);
+    case DeviceAvg: return durationCell(r->deviceAvg(), sort);
     default: return {};
   }
 }

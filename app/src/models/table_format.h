@@ -1,9 +1,12 @@
-// Cell text shared by the table models: durations in the largest fitting
-// unit, percentages with two decimals. Sorting never uses these: every
-// model answers kSortRole with the raw number.
+// The app's text of durations, and the cell values shared by the table
+// models: under kSortRole the raw number, so "9.5 µs" sorts before
+// "10.2 µs", else the text from gapscope/format.
 #pragma once
 
 #include <QString>
+#include <QVariant>
+
+#include <string_view>
 
 #include "gapscope/model/types.h"
 
@@ -11,8 +14,11 @@ namespace gapscope::app {
 
 inline constexpr int kSortRole = Qt::UserRole + 1;
 
+// "12.3 µs": format::DurationStyle::Readable as a QString.
 QString durationText(TimeNs ns);
-QString percentText(double pct);
+QVariant durationCell(TimeNs ns, bool sort);
+// `pct` in percent: "12.34 %".
+QVariant percentCell(double pct, bool sort);
 QString utf8(std::string_view s);
 
 }  // namespace gapscope::app

@@ -13,10 +13,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "gapscope/timeline/slice_queries.h"
-#include "gapscope/timeline/time_format.h"
 #include "models/gap_list_model.h"
 #include "models/kernel_table_model.h"
 #include "models/op_table_model.h"
+#include "models/table_format.h"
 #include "panels/table_panel.h"
 #include "trace_session.h"
 
@@ -156,8 +156,7 @@ void GapsPanel::setDurationRange(std::optional<std::pair<TimeNs, TimeNs>> range)
   rangeLabel_->setVisible(range.has_value());
   clearRange_->setVisible(range.has_value());
   if (range) {
-    rangeLabel_->setText(tr("idle %1 to %2").arg(QString::fromStdString(timeline::formatDuration(range->first)),
-                                                 QString::fromStdString(timeline::formatDuration(range->second))));
+    rangeLabel_->setText(tr("idle %1 to %2").arg(durationText(range->first), durationText(range->second)));
   }
 }
 

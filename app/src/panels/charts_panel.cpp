@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "app_setup.h"
-#include "gapscope/timeline/time_format.h"
+#include "gapscope/format/duration.h"
 #include "timeline/timeline_palette.h"
 #include "trace_session.h"
 
@@ -19,7 +19,7 @@ QString binLabel(const timeline::DurationHistogram& h, std::size_t i) {
   if (h.lo[i] == std::numeric_limits<TimeNs>::min()) return QObject::tr("< 0");
   // Bin edges are 1-2-5 numbers: "2 µs", "500 ns", no decimals needed.
   const TimeNs lo = h.lo[i];
-  return QString::fromStdString(timeline::formatTimeLabel(lo, lo > 0 ? lo : 1, timeline::labelUnitFor(lo)));
+  return QString::fromStdString(format::formatTimeLabel(lo, lo > 0 ? lo : 1, format::labelUnitFor(lo)));
 }
 
 QSharedPointer<QCPAxisTickerText> binTicker(const timeline::DurationHistogram& h) {

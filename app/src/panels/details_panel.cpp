@@ -9,8 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gapscope/format/duration.h"
 #include "gapscope/timeline/slice_queries.h"
-#include "gapscope/timeline/time_format.h"
+#include "models/table_format.h"
 #include "trace_session.h"
 
 namespace gapscope::app {
@@ -19,12 +20,11 @@ namespace {
 
 constexpr int kSliceRole = Qt::UserRole + 1;
 
-QString dur(TimeNs ns) { return QString::fromStdString(timeline::formatDuration(ns)); }
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 // A time since the start of the trace, to the nanosecond.
 QString startText(TimeNs sinceStart) {
-  return QString::fromStdString(timeline::formatTimeLabel(sinceStart, 1, timeline::labelUnitFor(sinceStart)));
+  return QString::fromStdString(format::formatTimeLabel(sinceStart, 1, format::labelUnitFor(sinceStart)));
 }
 
 QString jsonText(const nlohmann::ordered_json& v) {
@@ -79,7 +79,7 @@ QTreeWidgetItem* DetailsPanel::add(const QString& key, const QString& value, QTr
 QTreeWidgetItem* DetailsPanel::addSliceLink(const QString& key, std::uint32_t slice, QTreeWidgetItem* parent) {
   const Trace& t = session_->trace();
   const Slice& s = t.slices[slice];
-  auto* item = add(key, tr("%1 (%2)").arg(qstr(t.str(s.name)), dur(s.dur)), parent);
+  auto* item = add(key, tr("%1 (%2)").arg(qstr(t.str(s.name)), durationText(s.dur)), parent);
   item->setData(0, kSliceRole, slice);
   QFont f = item->font(1);
   f.setUnderline(true);
@@ -104,8 +104,8 @@ void DetailsPanel::showSlice(std::uint32_t index) {
   add(tr("Name"), qstr(t.str(s.name)));
   add(tr("Category"), qstr(t.str(s.category)));
   add(tr("Start"), startText(s.start - layout.contentStart()));
-  add(tr("Duration"), dur(s.dur));
-  add(tr("Self time"), dur(timeline::selfTime(t, layout, index)));
+  add(tr("Duration"), durationText(s.dur));
+  add(tr("Self time"), durationText(timeline::selfTime(t, layout, index)));
   const std::uint32_t lane = layout.laneOfTrack(s.track);
   if (lane != kNoIndex) {
     const auto& l = layout.lanes()[lane];
@@ -157,7 +157,7 @@ void DetailsPanel::addJson(QTreeWidgetItem* parent, const QString& key, const nl
 void DetailsPanel::showGap(std::uint32_t index) {
   const Trace& t = session_->trace();
   const auto& g = session_->gaps().gaps[index];
-  add(tr("GPU idle"), dur(g.dur));
+  add(tr("GPU idle"), durationText(g.dur));
   add(tr("Cause"), QString::fromUtf8(analysis::gapCauseLabel(g.cause)));
   add(tr("Why"), QString::fromStdString(analysis::explainGap(t, g)));
   add(tr("Where"), g.stream >= 0 ? tr("GPU %1, stream %2").arg(g.device).arg(g.stream)
@@ -172,7 +172,7 @@ void DetailsPanel::showGap(std::uint32_t index) {
   if (!ops.empty()) {
     auto* blame = add(tr("CPU work in the gap"), tr("self time on the launching thread"));
     for (const auto& op : ops) {
-      add(op.isUntraced ? tr("(untraced)") : qstr(t.str(op.name)), dur(op.selfNs), blame);
+      add(op.isUntraced ? tr("(untraced)") : qstr(t.str(op.name)), durationText(op.selfNs), blame);
     }
     blame->setExpanded(true);
   }

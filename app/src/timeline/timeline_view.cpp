@@ -12,7 +12,7 @@
 #include <cmath>
 
 #include "app_setup.h"
-#include "gapscope/timeline/time_format.h"
+#include "models/table_format.h"
 #include "timeline/timeline_palette.h"
 #include "timeline/timeline_widget.h"
 #include "timeline/utilisation_strip.h"
@@ -125,11 +125,9 @@ void TimelineView::updateLegend() {
   }
   for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
     const auto cause = static_cast<analysis::GapCause>(c);
-    legend_[c]->setText(tr("%1 %2").arg(QString::fromUtf8(analysis::gapCauseLabel(cause)),
-                                        QString::fromStdString(timeline::formatDuration(idle[c]))));
+    legend_[c]->setText(tr("%1 %2").arg(QString::fromUtf8(analysis::gapCauseLabel(cause)), durationText(idle[c])));
     legend_[c]->setToolTip(tr("%n device gap(s) caused by %1, %2 of GPU idle time in all", "", static_cast<int>(count[c]))
-                               .arg(QString::fromUtf8(analysis::gapCauseLabel(cause)),
-                                    QString::fromStdString(timeline::formatDuration(idle[c]))));
+                               .arg(QString::fromUtf8(analysis::gapCauseLabel(cause)), durationText(idle[c])));
   }
 }
 

@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "gapscope/timeline/slice_queries.h"
-#include "gapscope/timeline/time_format.h"
+#include "models/table_format.h"
 #include "timeline/timeline_widget.h"
 #include "trace_session.h"
 
@@ -21,7 +21,6 @@ namespace {
 // Outlining more highlights than this per frame costs more than it tells.
 constexpr std::size_t kMaxOutlinedHighlights = 4000;
 
-QString dur(TimeNs ns) { return QString::fromStdString(timeline::formatDuration(ns)); }
 
 }  // namespace
 
@@ -189,7 +188,7 @@ void TimelineWidget::paintMeasure(QPainter& p, int height) {
   p.setPen(QPen(palette_.measure, 1));
   p.drawLine(QPointF(x0, 0), QPointF(x0, height));
   p.drawLine(QPointF(x1, 0), QPointF(x1, height));
-  const QString label = dur(measure_->second - measure_->first);
+  const QString label = durationText(measure_->second - measure_->first);
   const QFontMetrics fm(font());
   const double w = fm.horizontalAdvance(label) + 12;
   const QRectF box((x0 + x1 - w) / 2, 2, w, chrome_.axisHeight - 4);
@@ -225,7 +224,7 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
     const QString name = QString::fromUtf8(trace.str(s.name).data(), static_cast<qsizetype>(trace.str(s.name).size()));
     QString html = QStringLiteral("<b>%1</b><br>").arg(name.toHtmlEscaped());
     html += tr("Duration: %1<br>Self time: %2")
-                .arg(dur(s.dur), dur(timeline::selfTime(trace, session_->layout(), slice)));
+                .arg(durationText(s.dur), durationText(timeline::selfTime(trace, session_->layout(), slice)));
     html += tr("<br>Category: %1").arg(QString::fromUtf8(trace.str(s.category).data(),
                                                          static_cast<qsizetype>(trace.str(s.category).size())));
     return html;
@@ -250,7 +249,7 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
   if (gap != kNoIndex) {
     const auto& g = session_->gaps().gaps[gap];
     QString html = tr("<b>GPU idle: %1</b><br>Cause: %2<br>%3")
-                       .arg(dur(g.dur), QString::fromUtf8(analysis::gapCauseLabel(g.cause)),
+                       .arg(durationText(g.dur), QString::fromUtf8(analysis::gapCauseLabel(g.cause)),
                             QString::fromStdString(analysis::explainGap(trace, g)).toHtmlEscaped());
     return html;
   }

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gapscope/format/duration.h"
+#include "gapscope/format/escape.h"
+#include "gapscope/format/number.h"
 #include "report/render_common.h"
-#include "report/text_escape.h"
-#include "report/text_format.h"
 
 namespace gapscope::report {
 namespace {
 
-std::string num(double v) { return formatNumber(v, 1); }
+std::string num(double v) { return format::formatNumber(v, 1); }
 
 std::string text(double x, double y, const std::string& escaped, const char* cls = "",
                  const char* anchor = "start") {
@@ -32,8 +33,8 @@ std::string line(double x1, double y1, double x2, double y2, const char* cls) {
 
 std::string svgOpen(double w, double h, const std::string& label) {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 " + num(w) + " " + num(h) +
-         "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" role=\"img\" aria-label=\"" + escapeHtml(label) +
-         "\">";
+         "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" role=\"img\" aria-label=\"" +
+         format::escapeHtml(label) + "\">";
 }
 
 // A round axis maximum at or above v (so bars fill at least ~2/3 of the height).
@@ -68,7 +69,8 @@ std::string utilizationSvg(const Report& r) {
       double x = xOf(b0), x1 = xOf(std::min(b0 + u.binNs, r.trace.end));
       double h = std::max(1.0, lane * u.busyPct[i] / 100.0);  // any work stays visible
       s += rect(x, y0 + lane - h, x1 - x + 0.3, h, "#2e7d32",
-                escapeHtml(formatDuration(b0 - r.trace.start) + ": " + formatPct(u.busyPct[i]) + " busy"));
+                format::escapeHtml(format::formatDuration(b0 - r.trace.start) + ": " +
+                                   format::formatPercent(u.busyPct[i]) + " busy"));
     }
     s += text(left - 6, y0 + lane / 2 + 4, "GPU " + std::to_string(u.device), "lbl", "end");
     s += text(left - 6, y0 + 9, "100%", "tick", "end");
@@ -83,7 +85,7 @@ std::string utilizationSvg(const Report& r) {
     if (x - lastLabelX > 70) {
       std::string name = m.name;
       if (auto hash = name.find('#'); hash != std::string::npos) name = "step " + name.substr(hash + 1);
-      s += text(x + 3, top - 7, escapeHtml(name), "tick");
+      s += text(x + 3, top - 7, format::escapeHtml(name), "tick");
       lastLabelX = x;
     }
   }
@@ -91,8 +93,8 @@ std::string utilizationSvg(const Report& r) {
     TimeNs t = r.trace.start + span * i / 4;
     double x = xOf(t);
     s += line(x, plotBottom, x, plotBottom + 5, "axis");
-    s += text(x, plotBottom + 18, escapeHtml(formatDurationCompact(t - r.trace.start)), "tick",
-              i == 0 ? "start" : i == 4 ? "end" : "middle");
+    const std::string label = format::formatDuration(t - r.trace.start, format::DurationStyle::AxisLabel);
+    s += text(x, plotBottom + 18, format::escapeHtml(label), "tick", i == 0 ? "start" : i == 4 ? "end" : "middle");
   }
   return s + "</svg>";
 }
@@ -112,7 +114,7 @@ std::string gapHistogramSvg(const Report& r) {
   for (int i = 0; i <= 2; ++i) {
     double v = yMax * i / 2, y = top + plotH - plotH * v / yMax;
     s += line(left, y, left + plotW, y, "grid");
-    s += text(left - 6, y + 4, formatNumber(v, 0), "tick", "end");
+    s += text(left - 6, y + 4, format::formatNumber(v, 0), "tick", "end");
   }
   for (std::size_t i = 0; i < buckets.size(); ++i) {
     const HistogramBucket& b = buckets[i];
@@ -124,18 +126,18 @@ std::string gapHistogramSvg(const Report& r) {
       double h = plotH * static_cast<double>(b.count[c]) / yMax;
       y -= h;
       s += rect(x, y, w, h, causeColor(cause),
-                escapeHtml(std::to_string(b.count[c]) + " " + analysis::gapCauseLabel(cause) + " gaps of " +
+                format::escapeHtml(std::to_string(b.count[c]) + " " + analysis::gapCauseLabel(cause) + " gaps of " +
                            bucketLabel(b.minNs, b.maxNs)));
     }
     if (b.total() > 0) s += text(x + w / 2, y - 4, std::to_string(b.total()), "tick", "middle");
-    s += text(x + w / 2, top + plotH + 16, escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick", "middle");
+    s += text(x + w / 2, top + plotH + 16, format::escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick", "middle");
   }
   double lx = left;
   for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
     auto cause = static_cast<analysis::GapCause>(c);
     s += rect(lx, 8, 12, 12, causeColor(cause));
     std::string label = analysis::gapCauseLabel(cause);
-    s += text(lx + 16, 18, escapeHtml(label), "lbl");
+    s += text(lx + 16, 18, format::escapeHtml(label), "lbl");
     lx += 30 + 7.0 * static_cast<double>(label.size());
   }
   s += text(left + plotW / 2, H - 6, "gap length (whole device idle)", "tick", "middle");
@@ -151,16 +153,17 @@ std::string distributionSvg(const std::vector<DistributionBucket>& buckets, cons
   const double band = plotW / static_cast<double>(buckets.size());
   const double yMax = niceMax(static_cast<double>(maxCount));
   std::string s = svgOpen(W, H, title);
-  s += text(left, 14, escapeHtml(title), "lbl");
+  s += text(left, 14, format::escapeHtml(title), "lbl");
   s += line(left, top + plotH, left + plotW, top + plotH, "axis");
-  s += text(left - 6, top + 8, formatNumber(yMax, 0), "tick", "end");
+  s += text(left - 6, top + 8, format::formatNumber(yMax, 0), "tick", "end");
   for (std::size_t i = 0; i < buckets.size(); ++i) {
     const DistributionBucket& b = buckets[i];
     double x = left + band * static_cast<double>(i) + band * 0.12, w = band * 0.76;
     double h = plotH * static_cast<double>(b.count) / yMax;
-    s += rect(x, top + plotH - h, w, h, "#4f6d8f", escapeHtml(std::to_string(b.count) + " in " + bucketLabel(b.minNs, b.maxNs)));
+    s += rect(x, top + plotH - h, w, h, "#4f6d8f",
+              format::escapeHtml(std::to_string(b.count) + " in " + bucketLabel(b.minNs, b.maxNs)));
     if (b.count > 0) s += text(x + w / 2, top + plotH - h - 3, std::to_string(b.count), "tick", "middle");
-    s += text(x + w / 2, top + plotH + 14, escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick small", "middle");
+    s += text(x + w / 2, top + plotH + 14, format::escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick small", "middle");
   }
   return s + "</svg>";
 }

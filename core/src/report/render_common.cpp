@@ -4,7 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "report/text_format.h"
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
 
 namespace gapscope::report {
 
@@ -12,12 +13,12 @@ std::string humanCell(const Column& column, const Cell& cell) {
   if (std::holds_alternative<std::monostate>(cell)) return "-";
   if (const auto* s = std::get_if<std::string>(&cell)) return column.abbreviate ? kernelLabel(*s) : *s;
   if (const auto* i = std::get_if<std::int64_t>(&cell)) {
-    if (column.kind == ColumnKind::Duration) return *i == 0 ? "0" : formatDuration(*i);
+    if (column.kind == ColumnKind::Duration) return *i == 0 ? "0" : format::formatDuration(*i);
     return std::to_string(*i);
   }
   double v = std::get<double>(cell);
-  if (column.kind == ColumnKind::Percent) return formatPct(v);
-  return formatNumber(v, 2);
+  if (column.kind == ColumnKind::Percent) return format::formatPercent(v);
+  return format::formatNumber(v, 2);
 }
 
 std::string fullText(const Cell& cell) {
@@ -26,10 +27,11 @@ std::string fullText(const Cell& cell) {
 }
 
 std::string bucketLabel(TimeNs minNs, TimeNs maxNs) {
-  if (minNs == std::numeric_limits<TimeNs>::min()) return maxNs == 0 ? "< 0" : "< " + formatDurationCompact(maxNs);
-  if (minNs == 0 && maxNs > 0) return "< " + formatDurationCompact(maxNs);
-  if (maxNs < 0) return ">= " + formatDurationCompact(minNs);
-  std::string lo = formatDurationCompact(minNs), hi = formatDurationCompact(maxNs);
+  const std::string hi = format::formatDuration(maxNs, format::DurationStyle::AxisLabel);
+  if (minNs == std::numeric_limits<TimeNs>::min()) return maxNs == 0 ? "< 0" : "< " + hi;
+  if (minNs == 0 && maxNs > 0) return "< " + hi;
+  const std::string lo = format::formatDuration(minNs, format::DurationStyle::AxisLabel);
+  if (maxNs < 0) return ">= " + lo;
   // "1 µs-2 µs" reads better as "1-2 µs" when both share the unit.
   auto unitOf = [](const std::string& s) { return s.substr(s.find(' ') + 1); };
   if (minNs > 0 && unitOf(lo) == unitOf(hi)) return lo.substr(0, lo.find(' ')) + "-" + hi;

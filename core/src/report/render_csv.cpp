@@ -3,19 +3,19 @@
 // and the chart data. Durations are exact decimal microseconds.
 #include <limits>
 
+#include "gapscope/format/escape.h"
+#include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
-#include "report/text_escape.h"
-#include "report/text_format.h"
 
 namespace gapscope::report {
 namespace {
 
 std::string csvCell(const Column& column, const Cell& cell) {
   if (std::holds_alternative<std::monostate>(cell)) return "";
-  if (const auto* s = std::get_if<std::string>(&cell)) return csvText(*s);
+  if (const auto* s = std::get_if<std::string>(&cell)) return format::csvText(*s);
   if (const auto* i = std::get_if<std::int64_t>(&cell))
-    return column.kind == ColumnKind::Duration ? exactUs(*i) : std::to_string(*i);
-  return formatNumber(std::get<double>(cell), column.kind == ColumnKind::Percent ? 2 : 6);
+    return column.kind == ColumnKind::Duration ? format::exactUs(*i) : std::to_string(*i);
+  return format::formatNumber(std::get<double>(cell), column.kind == ColumnKind::Percent ? 2 : 6);
 }
 
 void appendRow(std::string& out, const std::vector<std::string>& fields) {
@@ -40,13 +40,13 @@ std::string tableCsv(const Table& t) {
 std::string summaryCsv(const Report& r) {
   std::string out;
   appendRow(out, {"key", "value"});
-  auto kv = [&](const char* key, const std::string& value) { appendRow(out, {key, csvText(value)}); };
+  auto kv = [&](const char* key, const std::string& value) { appendRow(out, {key, format::csvText(value)}); };
   kv("title", r.title);
   kv("generator", r.generator);
   kv("source", r.trace.source);
   kv("source_bytes", std::to_string(r.trace.sourceBytes));
-  kv("start_us", exactUs(r.trace.start));
-  kv("span_us", exactUs(r.trace.span()));
+  kv("start_us", format::exactUs(r.trace.start));
+  kv("span_us", format::exactUs(r.trace.span()));
   kv("steps", std::to_string(r.trace.steps));
   kv("events", std::to_string(r.trace.events));
   kv("kernels", std::to_string(r.trace.kernels));
@@ -55,8 +55,8 @@ std::string summaryCsv(const Report& r) {
   kv("has_gpu_activity", r.hasGpuActivity ? "true" : "false");
   kv("verdict_kind", r.verdict.kind);
   kv("verdict", r.verdict.line);
-  kv("utilization_pct", formatNumber(r.verdict.utilizationPct, 2));
-  kv("estimated_saving_us", exactUs(r.verdict.estimatedSavingNs));
+  kv("utilization_pct", format::formatNumber(r.verdict.utilizationPct, 2));
+  kv("estimated_saving_us", format::exactUs(r.verdict.estimatedSavingNs));
   kv("launches", std::to_string(r.launches.count));
   kv("launches_unmatched", std::to_string(r.launches.unmatched));
   kv("short_kernels", std::to_string(r.launches.shortKernels));
@@ -70,8 +70,8 @@ std::string findingsCsv(const Report& r) {
   for (const Finding& f : r.findings) {
     std::string advice;
     for (const auto& a : f.advice) advice += (advice.empty() ? "" : "\n") + a;
-    appendRow(out, {f.id, csvText(f.title), f.passed ? "true" : "false", csvText(f.threshold), csvText(f.summary),
-                    exactUs(f.estimatedSavingNs), csvText(advice)});
+    appendRow(out, {f.id, format::csvText(f.title), f.passed ? "true" : "false", format::csvText(f.threshold),
+                    format::csvText(f.summary), format::exactUs(f.estimatedSavingNs), format::csvText(advice)});
   }
   return out;
 }
@@ -81,8 +81,9 @@ std::string utilizationCsv(const Report& r) {
   appendRow(out, {"device", "offset_us", "bin_us", "busy_pct"});
   for (const auto& s : r.charts.utilization)
     for (std::size_t i = 0; i < s.busyPct.size(); ++i)
-      appendRow(out, {std::to_string(s.device), exactUs(s.start - r.trace.start + static_cast<TimeNs>(i) * s.binNs),
-                      exactUs(s.binNs), formatNumber(s.busyPct[i], 2)});
+      appendRow(out, {std::to_string(s.device),
+                      format::exactUs(s.start - r.trace.start + static_cast<TimeNs>(i) * s.binNs),
+                      format::exactUs(s.binNs), format::formatNumber(s.busyPct[i], 2)});
   return out;
 }
 
@@ -94,9 +95,10 @@ std::string gapHistogramCsv(const Report& r) {
   header.push_back("total_us");
   appendRow(out, header);
   for (const auto& b : r.charts.gapHistogram) {
-    std::vector<std::string> row{exactUs(b.minNs), b.maxNs < 0 ? "" : exactUs(b.maxNs), std::to_string(b.total())};
+    std::vector<std::string> row{format::exactUs(b.minNs), b.maxNs < 0 ? "" : format::exactUs(b.maxNs),
+                                 std::to_string(b.total())};
     for (auto n : b.count) row.push_back(std::to_string(n));
-    row.push_back(exactUs(b.totalNs));
+    row.push_back(format::exactUs(b.totalNs));
     appendRow(out, row);
   }
   return out;
@@ -106,8 +108,8 @@ std::string distributionCsv(const std::vector<DistributionBucket>& buckets) {
   std::string out;
   appendRow(out, {"min_us", "max_us", "count"});
   for (const auto& b : buckets)
-    appendRow(out, {b.minNs == std::numeric_limits<TimeNs>::min() ? "" : exactUs(b.minNs),
-                    b.maxNs < 0 ? "" : exactUs(b.maxNs), std::to_string(b.count)});
+    appendRow(out, {b.minNs == std::numeric_limits<TimeNs>::min() ? "" : format::exactUs(b.minNs),
+                    b.maxNs < 0 ? "" : format::exactUs(b.maxNs), std::to_string(b.count)});
   return out;
 }
 

@@ -1,21 +1,22 @@
 // The HTML report: one self-contained file. Inline CSS and SVG only; no
 // script, no external font or image, and a Content-Security-Policy that
 // forbids them anyway, so even a name that slipped through escaping could
-// not run. Every trace string goes through escapeHtml(). The markup is
+// not run. Every trace string goes through format::escapeHtml(). The markup is
 // well-formed (every element closed, void elements self-closed) so a strict
 // parser can check it.
 #include <filesystem>
 
+#include "gapscope/format/duration.h"
+#include "gapscope/format/escape.h"
+#include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
 #include "report/html_charts.h"
 #include "report/render_common.h"
-#include "report/text_escape.h"
-#include "report/text_format.h"
 
 namespace gapscope::report {
 namespace {
 
-std::string h(std::string_view text) { return escapeHtml(text); }
+std::string h(std::string_view text) { return format::escapeHtml(text); }
 
 constexpr const char* kStyle = R"CSS(
 :root { --fg: #1d232a; --muted: #5c6670; --line: #d8dde2; --bad: #c0392b; --ok: #2e7d32; --bg2: #f6f8fa; }
@@ -113,9 +114,10 @@ void header(std::string& out, const Report& r) {
   }
   std::size_t triggered = 0;
   for (const Finding& f : r.findings) triggered += !f.passed;
-  std::string utilization = r.hasGpuActivity ? "GPU utilisation " + formatPct(r.verdict.utilizationPct) : "no GPU work";
+  std::string utilization =
+      r.hasGpuActivity ? "GPU utilisation " + format::formatPercent(r.verdict.utilizationPct) : "no GPU work";
   out += "<p class=\"meta\">" + std::to_string(triggered) + " of " + std::to_string(r.findings.size()) +
-         " rules found something; " + h(utilization) + " over a span of " + h(formatDuration(r.trace.span())) +
+         " rules found something; " + h(utilization) + " over a span of " + h(format::formatDuration(r.trace.span())) +
          ".</p>\n</header>\n";
 }
 
@@ -126,7 +128,7 @@ void findings(std::string& out, const Report& r) {
     out += "<div class=\"finding\" id=\"rule-" + h(f.id) + "\">\n<h3>" + h(f.title) + " <span class=\"rule\">" +
            h(f.id) + "</span></h3>\n<p>" + h(f.summary) + "</p>\n";
     if (f.estimatedSavingNs > 0)
-      out += "<p class=\"saving\">Could save up to " + h(formatDuration(f.estimatedSavingNs)) + ".</p>\n";
+      out += "<p class=\"saving\">Could save up to " + h(format::formatDuration(f.estimatedSavingNs)) + ".</p>\n";
     out += "<p class=\"note\">Rule: " + h(f.threshold) + ".</p>\n";
     table(out, f.evidence);
     out += "<ul class=\"advice\">\n";
@@ -148,13 +150,14 @@ void traceSection(std::string& out, const Report& r) {
   auto kv = [&](const std::string& key, const std::string& escapedValue) {
     out += "<tr><th>" + h(key) + "</th><td>" + escapedValue + "</td></tr>\n";
   };
-  kv("Source", t.source.empty() ? "(in memory)" : h(t.source) + " (" + h(formatBytes(static_cast<std::int64_t>(t.sourceBytes))) + ")");
+  const std::string size = format::formatBytes(static_cast<std::int64_t>(t.sourceBytes));
+  kv("Source", t.source.empty() ? "(in memory)" : h(t.source) + " (" + h(size) + ")");
   for (const DeviceInfo& d : t.devices)
     kv("Device " + std::to_string(d.id), h(d.name) + ", " + std::to_string(d.numSms) + " SMs, compute capability " +
                                              std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor) +
-                                             ", " + h(formatBytes(d.totalGlobalMem)));
+                                             ", " + h(format::formatBytes(d.totalGlobalMem)));
   if (t.devices.empty()) kv("Devices", "not recorded (no deviceProperties)");
-  kv("Span", h(formatDuration(t.span())));
+  kv("Span", h(format::formatDuration(t.span())));
   kv("Steps", std::to_string(t.steps));
   kv("Events", std::to_string(t.events) + " (" + std::to_string(t.kernels) + " kernels, " +
                    std::to_string(t.memcpys) + " memcpys, " + std::to_string(t.memsets) + " memsets)");

@@ -5,8 +5,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
-#include "report/text_format.h"
 
 namespace gapscope::report {
 namespace {
@@ -32,7 +32,7 @@ json cellJson(const Column& column, const Cell& cell) {
   if (std::holds_alternative<std::monostate>(cell)) return nullptr;
   if (const auto* s = std::get_if<std::string>(&cell)) return *s;
   if (const auto* i = std::get_if<std::int64_t>(&cell))
-    return column.kind == ColumnKind::Duration ? json(usNumber(*i)) : json(*i);
+    return column.kind == ColumnKind::Duration ? json(format::usNumber(*i)) : json(*i);
   double v = std::get<double>(cell);
   return column.kind == ColumnKind::Percent ? round2(v) : (std::isfinite(v) ? v : 0.0);
 }
@@ -51,7 +51,7 @@ json tableJson(const Table& t) {
           {"columns", columns}, {"rows", std::move(rows)}};
 }
 
-json bound(TimeNs ns, bool unbounded) { return unbounded ? json(nullptr) : json(usNumber(ns)); }
+json bound(TimeNs ns, bool unbounded) { return unbounded ? json(nullptr) : json(format::usNumber(ns)); }
 
 json traceJson(const TraceInfo& t) {
   json devices = json::array();
@@ -69,7 +69,9 @@ json traceJson(const TraceInfo& t) {
                       {"first_offset", i.firstOffset},
                       {"description", i.description}});
   return {{"source", t.source},       {"source_bytes", t.sourceBytes}, {"devices", devices},
-          {"start_us", usNumber(t.start)}, {"end_us", usNumber(t.end)}, {"span_us", usNumber(t.span())},
+          {"start_us", format::usNumber(t.start)},
+          {"end_us", format::usNumber(t.end)},
+          {"span_us", format::usNumber(t.span())},
           {"steps", t.steps},          {"events", t.events},            {"slices", t.slices},
           {"kernels", t.kernels},      {"memcpys", t.memcpys},          {"memsets", t.memsets},
           {"import_issues", issues}};
@@ -82,23 +84,25 @@ json chartsJson(const Report& r) {
     json busy = json::array();
     for (double v : s.busyPct) busy.push_back(round2(v));
     utilization.push_back({{"device", s.device},
-                           {"offset_us", usNumber(s.start - origin)},
-                           {"bin_us", usNumber(s.binNs)},
+                           {"offset_us", format::usNumber(s.start - origin)},
+                           {"bin_us", format::usNumber(s.binNs)},
                            {"busy_pct", busy}});
   }
   json steps = json::array();
   for (const auto& s : r.charts.steps)
-    steps.push_back({{"name", s.name}, {"offset_us", usNumber(s.start - origin)}, {"end_offset_us", usNumber(s.end - origin)}});
+    steps.push_back({{"name", s.name},
+                     {"offset_us", format::usNumber(s.start - origin)},
+                     {"end_offset_us", format::usNumber(s.end - origin)}});
   json gaps = json::array();
   for (const auto& b : r.charts.gapHistogram) {
     json byCause = json::object();
     for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
       byCause[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = b.count[c];
-    gaps.push_back({{"min_us", usNumber(b.minNs)},
+    gaps.push_back({{"min_us", format::usNumber(b.minNs)},
                     {"max_us", bound(b.maxNs, b.maxNs < 0)},
                     {"count", b.total()},
                     {"by_cause", byCause},
-                    {"total_us", usNumber(b.totalNs)}});
+                    {"total_us", format::usNumber(b.totalNs)}});
   }
   auto distribution = [](const std::vector<DistributionBucket>& buckets) {
     json out = json::array();
@@ -122,7 +126,7 @@ json findingJson(const Finding& f) {
           {"threshold", f.threshold},
           {"summary", f.summary},
           {"advice", f.advice},
-          {"estimated_saving_us", usNumber(f.estimatedSavingNs)},
+          {"estimated_saving_us", format::usNumber(f.estimatedSavingNs)},
           {"evidence", f.passed ? json(nullptr) : tableJson(f.evidence)}};
 }
 
@@ -144,7 +148,7 @@ std::string renderJson(const Report& r) {
                {{"kind", r.verdict.kind},
                 {"line", r.verdict.line},
                 {"utilization_pct", round2(r.verdict.utilizationPct)},
-                {"estimated_saving_us", usNumber(r.verdict.estimatedSavingNs)}}},
+                {"estimated_saving_us", format::usNumber(r.verdict.estimatedSavingNs)}}},
               {"launches",
                {{"count", r.launches.count},
                 {"unmatched", r.launches.unmatched},

@@ -1,17 +1,18 @@
 // The Markdown report, for pasting into GitHub issues and pull requests:
 // verdict first, then triggered findings with evidence and advice, then the
-// tables. Every trace string goes through escapeMarkdown().
+// tables. Every trace string goes through format::escapeMarkdown().
 #include <filesystem>
 
+#include "gapscope/format/duration.h"
+#include "gapscope/format/escape.h"
+#include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
 #include "report/render_common.h"
-#include "report/text_escape.h"
-#include "report/text_format.h"
 
 namespace gapscope::report {
 namespace {
 
-std::string md(std::string_view text) { return escapeMarkdown(text); }
+std::string md(std::string_view text) { return format::escapeMarkdown(text); }
 
 void table(std::string& out, const Table& t) {
   if (t.rows.empty()) {
@@ -40,12 +41,13 @@ void traceSection(std::string& out, const Report& r) {
   const TraceInfo& t = r.trace;
   out += "## Trace\n\n| | |\n| --- | --- |\n";
   std::string file = std::filesystem::path(t.source).filename().string();
-  out += "| Source | " + md(file.empty() ? "(in memory)" : file) + " (" + formatBytes(static_cast<std::int64_t>(t.sourceBytes)) + ") |\n";
+  out += "| Source | " + md(file.empty() ? "(in memory)" : file) + " (" +
+         format::formatBytes(static_cast<std::int64_t>(t.sourceBytes)) + ") |\n";
   for (const DeviceInfo& d : t.devices)
     out += "| Device " + std::to_string(d.id) + " | " + md(d.name) + ", " + std::to_string(d.numSms) +
            " SMs, compute " + std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor) + ", " +
-           formatBytes(d.totalGlobalMem) + " |\n";
-  out += "| Span | " + md(formatDuration(t.span())) + " |\n";
+           format::formatBytes(d.totalGlobalMem) + " |\n";
+  out += "| Span | " + md(format::formatDuration(t.span())) + " |\n";
   out += "| Steps | " + std::to_string(t.steps) + " |\n";
   out += "| Events | " + std::to_string(t.events) + " (" + std::to_string(t.kernels) + " kernels, " +
          std::to_string(t.memcpys) + " memcpys, " + std::to_string(t.memsets) + " memsets) |\n\n";
@@ -61,7 +63,7 @@ void findingsSection(std::string& out, const Report& r) {
     if (f.passed) continue;
     ++triggered;
     out += "### " + md(f.title) + " (" + md(f.id) + ")\n\n" + md(f.summary) + "\n\n";
-    if (f.estimatedSavingNs > 0) out += "Could save up to " + md(formatDuration(f.estimatedSavingNs)) + ".\n\n";
+    if (f.estimatedSavingNs > 0) out += "Could save up to " + md(format::formatDuration(f.estimatedSavingNs)) + ".\n\n";
     out += "Rule: " + md(f.threshold) + ".\n\n";
     table(out, f.evidence);
     out += "What to do:\n\n";
@@ -94,7 +96,7 @@ void gapHistogram(std::string& out, const Report& r) {
   for (const auto& b : r.charts.gapHistogram) {
     out += "| " + md(bucketLabel(b.minNs, b.maxNs)) + " | " + std::to_string(b.total()) + " |";
     for (auto n : b.count) out += " " + std::to_string(n) + " |";
-    out += " " + md(formatDuration(b.totalNs)) + " |\n";
+    out += " " + md(format::formatDuration(b.totalNs)) + " |\n";
   }
   out += "\n";
 }

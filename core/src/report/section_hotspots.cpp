@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "gapscope/format/duration.h"
 #include "report/report_build.h"
-#include "report/text_format.h"
 
 namespace gapscope::report {
 namespace {
@@ -31,7 +31,7 @@ std::string opsBlamedText(const Trace& trace, const std::vector<analysis::CpuOpB
     }
     if (!text.empty()) text += "; ";
     text += op.isUntraced ? std::string("(untraced)") : std::string(trace.str(op.name));
-    text += " " + formatDuration(op.selfNs);
+    text += " " + format::formatDuration(op.selfNs);
   }
   return text;
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "gapscope/timeline/time_format.h"
+#include "gapscope/format/duration.h"
 
 namespace gapscope::timeline {
 
@@ -47,14 +47,14 @@ AxisTicks computeAxisTicks(const TimeScale& scale, TimeNs origin, double minMajo
 
   const TimeNs first = scale.start() - origin;
   const TimeNs last = scale.end() - origin;
-  const TimeNs unit = labelUnitFor(std::max(std::llabs(first), std::llabs(last)));
+  const TimeNs unit = format::labelUnitFor(std::max(std::llabs(first), std::llabs(last)));
   for (TimeNs k = floorDiv(first, out.minorStep); k * out.minorStep <= last; ++k) {
     const TimeNs rel = k * out.minorStep;
     AxisTick tick;
     tick.time = origin + rel;
     tick.x = scale.toPixel(tick.time);
     tick.major = rel % out.majorStep == 0;
-    if (tick.major) tick.label = formatTimeLabel(rel, out.majorStep, unit);
+    if (tick.major) tick.label = format::formatTimeLabel(rel, out.majorStep, unit);
     if (tick.x >= -0.5) out.ticks.push_back(std::move(tick));
   }
   return out;

@@ -1,34 +1,18 @@
 // The verdict line, the summary hook and gap explanations.
-#include <cstdio>
 #include <limits>
 #include <string>
 
 #include "gap_pipeline.h"
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {
 namespace {
 
+// The verdict writes fractions; the format takes percent.
 std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
-  return buf;
-}
-
-// Decimal text of v / 10^digits, rounded half up to `keep` decimals.
-std::string scaled(TimeNs v, int digits, int keep) {
-  bool negative = v < 0;
-  std::uint64_t u = negative ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
-  std::uint64_t unit = 1, drop = 1;
-  for (int i = 0; i < digits; ++i) unit *= 10;
-  for (int i = 0; i < digits - keep; ++i) drop *= 10;
-  u = (u + drop / 2) / drop;  // now in units of 10^-keep
-  std::uint64_t keepUnit = unit / drop;
-  std::string frac = std::to_string(u % keepUnit);
-  frac.insert(0, static_cast<std::size_t>(keep) - frac.size(), '0');
-  while (!frac.empty() && frac.back() == '0') frac.pop_back();
-  std::string out = (negative ? "-" : "") + std::to_string(u / keepUnit);
-  return frac.empty() ? out : out + "." + frac;
+  return format::formatPercent(fraction * 100.0, format::PercentStyle::Verdict);
 }
 
 struct Totals {
@@ -55,14 +39,6 @@ GapCause dominantCause(const IdleByCause& idle) {
 }
 
 }  // namespace
-
-std::string formatDuration(TimeNs ns) {
-  TimeNs mag = ns < 0 ? -ns : ns;
-  if (mag < 1000) return std::to_string(ns) + " ns";
-  if (mag < 1000000) return scaled(ns, 3, 3) + " us";
-  if (mag < 1000000000) return scaled(ns, 6, 3) + " ms";
-  return scaled(ns, 9, 3) + " s";
-}
 
 Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
   Verdict v;
@@ -114,8 +90,8 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
   }
   if (v.estimatedSavingNs > 0)
     v.line += "; removing launch overhead would save at most " +
-              formatDuration(v.estimatedSavingNs) + " (" + percent(share(v.estimatedSavingNs)) +
-              ")";
+              format::formatDuration(v.estimatedSavingNs, format::DurationStyle::Verdict) + " (" +
+              percent(share(v.estimatedSavingNs)) + ")";
   return v;
 }
 
@@ -142,7 +118,6 @@ GapSummary summarizeGaps(const Trace& trace, const GpuBusy& busy, const GapOptio
 }
 
 std::string explainGap(const Trace& trace, const Gap& gap) {
-  using gaps_detail::formatDuration;
   if (gap.after >= trace.slices.size()) return "no GPU op ends this gap";
   const Slice& op = trace.slices[gap.after];
   if (gap.launch == kNoIndex) {
@@ -160,18 +135,19 @@ std::string explainGap(const Trace& trace, const Gap& gap) {
       if (syncKindForName(sync) == SyncKind::StreamWaitEvent)
         return "the op waited on another stream through " + sync + " issued before " + call;
       return "the launching thread was blocked in " + sync + " when the GPU went idle; " + call +
-             " followed " + formatDuration(launch.start - gap.start) + " after the gap began";
+             " followed " + format::formatDuration(launch.start - gap.start, format::DurationStyle::Verdict) +
+             " after the gap began";
     }
     case GapCause::LaunchOverhead:
       if (launch.start >= gap.start)
-        return call + " began " + formatDuration(launch.start - gap.start) +
+        return call + " began " + format::formatDuration(launch.start - gap.start, format::DurationStyle::Verdict) +
                " after the GPU went idle";
       return call + " was still running when the GPU went idle (it ended " +
-             formatDuration(launch.end() - gap.start) + " into the gap)";
+             format::formatDuration(launch.end() - gap.start, format::DurationStyle::Verdict) + " into the gap)";
     case GapCause::Queued:
       if (gap.before < trace.slices.size() && trace.slices[gap.before].correlation == op.correlation)
         return "both ops come from one " + call + ": a gap inside the launched graph";
-      return call + " ended " + formatDuration(gap.start - launch.end()) +
+      return call + " ended " + format::formatDuration(gap.start - launch.end(), format::DurationStyle::Verdict) +
              " before the GPU went idle; the op waited in the queue";
     case GapCause::Other:
       break;

@@ -5,9 +5,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "gapscope/format/duration.h"
 #include "report/kernel_names.h"
 #include "report/rules/rules.h"
-#include "report/text_format.h"
 
 namespace gapscope::report::rules {
 namespace {
@@ -138,7 +138,7 @@ Finding smallKernelsSameOp(const ReportInputs& in) {
       "small-kernels-same-op",
       "the same kernel >= " + std::to_string(th.sameKernelMinRepeats) + " times in a run on one stream, <= " +
           std::to_string(th.sameKernelMaxBetween) + " other kernels between repeats, each shorter than " +
-          formatDurationCompact(th.smallKernelNs));
+          format::formatDuration(th.smallKernelNs, format::DurationStyle::AxisLabel));
   SameKernelRuns runs(in.trace, th);
   for (const StreamOps& s : in.streams) runs.scanStream(s);
   auto& stats = runs.stats();
@@ -218,7 +218,7 @@ Finding elementwiseChain(const ReportInputs& in) {
     return f;
   }
   f.summary = std::to_string(chains) + " chain" + (chains == 1 ? "" : "s") +
-              " of element-wise kernels ran back to back (" + formatDuration(gpu) +
+              " of element-wise kernels ran back to back (" + format::formatDuration(gpu) +
               " of GPU time); each kernel reads and writes its tensors in memory.";
   Table t = makeTable("", "Element-wise chains",
                       {{"chain", "Kernels", ColumnKind::Text},
@@ -277,7 +277,7 @@ Finding gemmSeparateAdd(const ReportInputs& in) {
   TimeNs addGpu = 0;
   for (const auto& [key, p] : pairs) addGpu += p.addGpu;
   f.summary = std::to_string(total) + " GEMM" + (total == 1 ? " was" : "s were") +
-              " followed by a separate add kernel (" + formatDuration(addGpu) +
+              " followed by a separate add kernel (" + format::formatDuration(addGpu) +
               " of GPU time in the adds, plus one launch each).";
   Table t = makeTable("", "GEMM then add",
                       {{"gemm", "GEMM kernel", ColumnKind::Text, true},

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
 #include "report/rules/rules.h"
-#include "report/text_format.h"
 
 namespace gapscope::report::rules {
 namespace {
@@ -18,7 +19,7 @@ std::string topBlamedOps(const ReportInputs& in, std::size_t count) {
     if (named == count) break;
     if (!text.empty()) text += ", ";
     text += op.isUntraced ? std::string("code outside any traced op") : std::string(in.trace.str(op.name));
-    text += " (" + formatDuration(op.selfNs) + ")";
+    text += " (" + format::formatDuration(op.selfNs) + ")";
     ++named;
   }
   return text;
@@ -33,7 +34,7 @@ bool isKernelLaunch(analysis::LaunchKind k) {
 Finding launchOverheadBound(const ReportInputs& in) {
   const double threshold = in.options.thresholds.launchOverheadIdlePct;
   Finding f = newFinding("launch-overhead-bound",
-                         "device idle time caused by launch overhead >= " + formatNumber(threshold, 1) +
+                         "device idle time caused by launch overhead >= " + format::formatNumber(threshold, 1) +
                              "% of the active window");
   if (!in.gaps.hasGpuActivity) {
     f.summary = "No GPU activity in the trace.";
@@ -45,9 +46,9 @@ Finding launchOverheadBound(const ReportInputs& in) {
     overhead += d.idle[GapCause::LaunchOverhead];
   }
   double pct = percentOf(static_cast<double>(overhead), static_cast<double>(active));
-  f.summary = "The GPU waited for the CPU to launch work " + formatDuration(overhead) + " of its " +
-              formatDuration(active) + " active window (" + formatPct(pct) + "; threshold " +
-              formatNumber(threshold, 1) + "%).";
+  f.summary = "The GPU waited for the CPU to launch work " + format::formatDuration(overhead) + " of its " +
+              format::formatDuration(active) + " active window (" + format::formatPercent(pct) + "; threshold " +
+              format::formatNumber(threshold, 1) + "%).";
   if (pct < threshold) return f;
 
   Table t = makeTable("", "Launch-overhead idle per device",
@@ -81,7 +82,7 @@ Finding launchDominatedKernels(const ReportInputs& in) {
   Finding f = newFinding("launch-dominated-kernels",
                          ">= " + std::to_string(th.shortKernelMinCount) +
                              " kernel launches whose GPU time is below the launch call's duration, and >= " +
-                             formatNumber(th.shortKernelPct, 1) + "% of all kernel launches");
+                             format::formatNumber(th.shortKernelPct, 1) + "% of all kernel launches");
   struct PerKernel {
     std::int64_t launches = 0, shortLaunches = 0;
     std::vector<TimeNs> gpu, launch;
@@ -102,8 +103,8 @@ Finding launchDominatedKernels(const ReportInputs& in) {
   double pct = percentOf(static_cast<double>(shortCount), static_cast<double>(total));
   f.summary = std::to_string(shortCount) + " of " + std::to_string(total) +
               " kernel launches ran shorter on the GPU than their launch call took on the CPU (" +
-              formatPct(pct) + "; thresholds " + std::to_string(th.shortKernelMinCount) + " launches and " +
-              formatNumber(th.shortKernelPct, 1) + "%).";
+              format::formatPercent(pct) + "; thresholds " + std::to_string(th.shortKernelMinCount) + " launches and " +
+              format::formatNumber(th.shortKernelPct, 1) + "%).";
   if (shortCount < th.shortKernelMinCount || pct < th.shortKernelPct) return f;
 
   Table t = makeTable("", "Kernels shorter than their launch",

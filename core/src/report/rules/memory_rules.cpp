@@ -2,8 +2,9 @@
 #include <algorithm>
 #include <map>
 
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
 #include "report/rules/rules.h"
-#include "report/text_format.h"
 
 namespace gapscope::report::rules {
 
@@ -33,7 +34,7 @@ Finding pageableMemcpy(const ReportInputs& in) {
     }
   }
   f.summary = std::to_string(count) + " of " + std::to_string(memcpys) +
-              " memcpys moved pageable host memory (" + formatDuration(total) + ").";
+              " memcpys moved pageable host memory (" + format::formatDuration(total) + ").";
   if (count < th.pageableMinCopies || count == 0) return f;
   Table t = makeTable("", "Pageable copies",
                       {{"copy", "Copy", ColumnKind::Text},
@@ -57,8 +58,8 @@ Finding pageableMemcpy(const ReportInputs& in) {
 Finding lowOccupancy(const ReportInputs& in) {
   const auto& th = in.options.thresholds;
   Finding f = newFinding("low-occupancy", "estimated achieved occupancy above 0% and below " +
-                                              formatNumber(th.lowOccupancyPct, 1) + "% in a kernel taking >= " +
-                                              formatNumber(th.lowOccupancyMinGpuPct, 1) + "% of kernel time");
+                                              format::formatNumber(th.lowOccupancyPct, 1) + "% in a kernel taking >= " +
+                                              format::formatNumber(th.lowOccupancyMinGpuPct, 1) + "% of kernel time");
   std::int32_t sms = 0;
   for (const DeviceProperties& d : in.trace.metadata.devices) sms = sms == 0 ? d.numSms : std::min(sms, d.numSms);
   Table t = makeTable("", "Low-occupancy kernels",
@@ -89,12 +90,12 @@ Finding lowOccupancy(const ReportInputs& in) {
   }
   if (t.rows.empty()) {
     f.summary = "No kernel with a significant share of GPU time has an estimated occupancy below " +
-                formatNumber(th.lowOccupancyPct, 1) + "% (0% counts as unknown).";
+                format::formatNumber(th.lowOccupancyPct, 1) + "% (0% counts as unknown).";
     return f;
   }
   f.summary = std::to_string(t.rows.size()) + " kernel" + (t.rows.size() == 1 ? "" : "s") + " (" +
-              formatDuration(total) + " of GPU time) kept the SMs below " + formatNumber(th.lowOccupancyPct, 1) +
-              "% estimated occupancy";
+              format::formatDuration(total) + " of GPU time) kept the SMs below " +
+              format::formatNumber(th.lowOccupancyPct, 1) + "% estimated occupancy";
   if (fewBlocks > 0)
     f.summary += "; " + std::to_string(fewBlocks) + " of them launched fewer blocks than the GPU's " +
                  std::to_string(sms) + " SMs";

@@ -1,8 +1,9 @@
 // sync-in-step: blocking synchronisation inside the training/inference step.
 #include <map>
 
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
 #include "report/rules/rules.h"
-#include "report/text_format.h"
 
 namespace gapscope::report::rules {
 namespace {
@@ -37,7 +38,7 @@ Finding syncInStep(const ReportInputs& in) {
   Finding f = newFinding("sync-in-step",
                          "a blocking synchronisation call inside a step (anywhere when the trace has no "
                          "steps) and device idle time caused by synchronisation >= " +
-                             formatNumber(threshold, 1) + "% of the active window");
+                             format::formatNumber(threshold, 1) + "% of the active window");
   std::map<SyncKey, SyncGroup> groups;
   std::int64_t calls = 0;
   for (std::uint32_t i = 0; i < in.trace.slices.size(); ++i) {
@@ -62,8 +63,9 @@ Finding syncInStep(const ReportInputs& in) {
   double pct = percentOf(static_cast<double>(syncIdle), static_cast<double>(active));
   const char* where = hasSteps ? "inside steps" : "in the trace (no steps)";
   f.summary = std::to_string(calls) + " blocking synchronisation call" + (calls == 1 ? "" : "s") + " " + where +
-              "; the GPU sat idle behind synchronisation " + formatDuration(syncIdle) + " (" + formatPct(pct) +
-              " of the active window; threshold " + formatNumber(threshold, 1) + "%).";
+              "; the GPU sat idle behind synchronisation " + format::formatDuration(syncIdle) + " (" +
+              format::formatPercent(pct) + " of the active window; threshold " + format::formatNumber(threshold, 1) +
+              "%).";
   if (calls == 0 || pct < threshold) return f;
 
   Table t = makeTable("", "Synchronising calls",

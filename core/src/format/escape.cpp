@@ -1,0 +1,61 @@
+#include "gapscope/format/escape.h"
+
+namespace gapscope::format {
+
+std::string escapeHtml(std::string_view text) {
+  std::string clean = cleanText(text);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 8);
+  for (char c : clean) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string escapeMarkdown(std::string_view text) {
+  static constexpr std::string_view kSpecial = "\\`*_[]<>|~#!&";
+  std::string clean = cleanText(text);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 4);
+  for (char c : clean) {
+    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string csvQuote(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string csvText(std::string_view text) {
+  // CSV keeps newlines (quoted) but still gets valid UTF-8 without other controls.
+  std::string clean;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t nl = text.find('\n', start);
+    std::size_t stop = nl == std::string_view::npos ? text.size() : nl;
+    clean += cleanText(text.substr(start, stop - start));
+    if (nl == std::string_view::npos) break;
+    clean += '\n';
+    start = nl + 1;
+  }
+  if (!clean.empty() && std::string_view("=+-@").find(clean.front()) != std::string_view::npos)
+    clean.insert(clean.begin(), '\'');
+  return csvQuote(clean);
+}
+
+}  // namespace gapscope::format
