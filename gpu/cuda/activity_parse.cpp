@@ -65,15 +65,21 @@ const char* overheadName(CUpti_ActivityOverheadKind k) {
   }
 }
 
+// The fields every CUPTI GPU activity record has under the same names.
+template <class CuptiActivity>
+void copyActivityPlace(const CuptiActivity& a, GpuActivityRecord& r) {
+  r.start = a.start;
+  r.end = a.end;
+  r.deviceId = a.deviceId;
+  r.contextId = a.contextId;
+  r.streamId = a.streamId;
+  r.correlationId = a.correlationId;
+}
+
 void appendKernel(const CUpti_ActivityKernel10& k, RecordSet& out) {
   KernelRecord r;
   r.name = demangle(k.name);
-  r.start = k.start;
-  r.end = k.end;
-  r.deviceId = k.deviceId;
-  r.contextId = k.contextId;
-  r.streamId = k.streamId;
-  r.correlationId = k.correlationId;
+  copyActivityPlace(k, r);
   r.grid[0] = k.gridX;
   r.grid[1] = k.gridY;
   r.grid[2] = k.gridZ;
@@ -90,12 +96,7 @@ void appendKernel(const CUpti_ActivityKernel10& k, RecordSet& out) {
 
 void appendMemcpy(const CUpti_ActivityMemcpy6& m, RecordSet& out) {
   MemcpyRecord r;
-  r.start = m.start;
-  r.end = m.end;
-  r.deviceId = m.deviceId;
-  r.contextId = m.contextId;
-  r.streamId = m.streamId;
-  r.correlationId = m.correlationId;
+  copyActivityPlace(m, r);
   r.bytes = m.bytes;
   r.copyKind = copyKindOf(m.copyKind);
   r.srcKind = memoryKindOf(m.srcKind);
@@ -106,12 +107,7 @@ void appendMemcpy(const CUpti_ActivityMemcpy6& m, RecordSet& out) {
 
 void appendMemset(const CUpti_ActivityMemset4& m, RecordSet& out) {
   MemsetRecord r;
-  r.start = m.start;
-  r.end = m.end;
-  r.deviceId = m.deviceId;
-  r.contextId = m.contextId;
-  r.streamId = m.streamId;
-  r.correlationId = m.correlationId;
+  copyActivityPlace(m, r);
   r.bytes = m.bytes;
   r.value = m.value;
   r.memoryKind = memoryKindOf(m.memoryKind);

@@ -337,34 +337,27 @@ class Converter {
     detail::appendDouble(args, static_cast<double>(bytes) / static_cast<double>(end - start));
   }
 
+  // A memcpy or a memset: a slice with its bytes and bandwidth in the args.
+  template <class Transfer>
+  void addTransfer(const Transfer& m, const std::string& name, StringId category) {
+    SliceEvent e = slice(num(m.deviceId), num(m.streamId), m.start, m.end, name, category);
+    e.correlation = m.correlationId;
+    std::string args = "{";
+    appendCommonGpuArgs(args, m.deviceId, m.contextId, m.streamId, m.correlationId);
+    args += ", \"bytes\": ";
+    detail::appendInt(args, static_cast<std::int64_t>(m.bytes));
+    appendBandwidth(args, m.bytes, m.start, m.end);
+    args += "}";
+    e.args = arena_->add(args);
+    b_.addComplete(e);
+  }
+
   void addMemcpys() {
-    for (const auto& m : r_.memcpys) {
-      SliceEvent e = slice(num(m.deviceId), num(m.streamId), m.start, m.end, memcpyName(m), cat_.memcpy);
-      e.correlation = m.correlationId;
-      std::string args = "{";
-      appendCommonGpuArgs(args, m.deviceId, m.contextId, m.streamId, m.correlationId);
-      args += ", \"bytes\": ";
-      detail::appendInt(args, static_cast<std::int64_t>(m.bytes));
-      appendBandwidth(args, m.bytes, m.start, m.end);
-      args += "}";
-      e.args = arena_->add(args);
-      b_.addComplete(e);
-    }
+    for (const auto& m : r_.memcpys) addTransfer(m, memcpyName(m), cat_.memcpy);
   }
 
   void addMemsets() {
-    for (const auto& m : r_.memsets) {
-      SliceEvent e = slice(num(m.deviceId), num(m.streamId), m.start, m.end, memsetName(m), cat_.memset);
-      e.correlation = m.correlationId;
-      std::string args = "{";
-      appendCommonGpuArgs(args, m.deviceId, m.contextId, m.streamId, m.correlationId);
-      args += ", \"bytes\": ";
-      detail::appendInt(args, static_cast<std::int64_t>(m.bytes));
-      appendBandwidth(args, m.bytes, m.start, m.end);
-      args += "}";
-      e.args = arena_->add(args);
-      b_.addComplete(e);
-    }
+    for (const auto& m : r_.memsets) addTransfer(m, memsetName(m), cat_.memset);
   }
 
   // Where a sync marker goes. Kineto puts every cuda_sync on the stream

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/slice_events.h"
 #include "app_test_support.h"
 #include "gapscope/model/trace_builder.h"
 #include "timeline/timeline_palette.h"
@@ -25,14 +26,7 @@ namespace {
 Trace smallTrace() {
   TraceBuilder b;
   auto add = [&](const char* name, const char* cat, TimeNs start, TimeNs dur, std::int64_t pid, std::int64_t tid) {
-    SliceEvent e;
-    e.pid = b.numericId(pid);
-    e.tid = b.numericId(tid);
-    e.start = start;
-    e.dur = dur;
-    e.name = b.intern(name);
-    e.category = b.intern(cat);
-    b.addComplete(e);
+    b.addComplete(gapscope::testing::sliceEvent(b, pid, tid, name, cat, start, dur, kNoCorrelation));
   };
   add("outer", "cpu_op", 0, 10000, 1, 1);
   add("inner", "cpu_op", 2000, 4000, 1, 1);

@@ -148,6 +148,17 @@ class Pipeline {
     return true;
   }
 
+  // Waits until fewer than maxInFlight_ chunks are in flight; false when the
+  // load was stopped or cancelled meanwhile.
+  bool waitForRoom() {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || inFlight_ < maxInFlight_; });
+      if (stop_) return false;
+    }
+    return !cancelled();
+  }
+
   void produceChunks(const std::string& first, std::uint64_t begin) {
     TextBuffer buf = takeBuffer(std::max(cfg_.chunkBytes, first.size()));
     std::memcpy(buf.text(), first.data(), first.size());
@@ -155,12 +166,7 @@ class Pipeline {
     bool eof = false;
     bool firstChunk = true;
     while (true) {
-      {
-        std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || inFlight_ < maxInFlight_; });
-        if (stop_) return;
-      }
-      if (cancelled()) return;
+      if (!waitForRoom()) return;
       std::size_t target = std::max(cfg_.chunkBytes, filled);
       std::size_t cut = npos;
       while (true) {
@@ -251,12 +257,7 @@ class Pipeline {
     const std::uint64_t fileSize = src_.storedSize();
     bool firstChunk = true;
     while (true) {
-      {
-        std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || inFlight_ < maxInFlight_; });
-        if (stop_) return;
-      }
-      if (cancelled()) return;
+      if (!waitForRoom()) return;
       auto chunk = std::make_unique<Chunk>();
       chunk->begin = begin;
       chunk->firstInArray = firstChunk;

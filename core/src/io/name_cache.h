@@ -11,31 +11,12 @@
 
 namespace gapscope::io {
 
-// Eight bytes per step (names run to hundreds of bytes).
-inline std::uint64_t wordHash(std::string_view s) {
-  const char* p = s.data();
-  std::size_t n = s.size();
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  while (n >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-    p += 8;
-    n -= 8;
-  }
-  std::uint64_t w = 0;
-  if (n) std::memcpy(&w, p, n);  // an empty view may have a null pointer
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-  return h ^ (h >> 29);
-}
-
 // Length and three 8-byte samples (start, middle, end): enough to tell
 // names apart in a cache whose hits are verified by a full compare, and it
 // does not read a 300-byte kernel name twice.
 inline std::uint64_t sampleHash(std::string_view s) {
   const std::size_t n = s.size();
-  if (n < 24) return wordHash(s);
+  if (n < 24) return hashText(s);
   std::uint64_t a, b, c;
   std::memcpy(&a, s.data(), 8);
   std::memcpy(&b, s.data() + n / 2 - 4, 8);

@@ -9,28 +9,6 @@ namespace {
 constexpr std::size_t kMinBlock = 64 * 1024;
 }
 
-std::size_t StringTable::Hash::operator()(std::string_view s) const noexcept {
-  // Eight bytes per step: every event's name is hashed while loading, and
-  // kernel names run to hundreds of bytes (byte-wise FNV-1a cost ~6% of a
-  // load).
-  const char* p = s.data();
-  std::size_t n = s.size();
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  while (n >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-    p += 8;
-    n -= 8;
-  }
-  std::uint64_t w = 0;
-  if (n) std::memcpy(&w, p, n);  // an empty view may have a null pointer
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-  h ^= h >> 29;
-  return static_cast<std::size_t>(h);
-}
-
 StringTable::StringTable() {
   views_.emplace_back();
   index_.emplace(std::string_view(), kEmptyString);

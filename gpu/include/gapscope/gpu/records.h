@@ -53,14 +53,18 @@ struct ApiCallRecord {
   std::int32_t returnValue = 0;
 };
 
-struct KernelRecord {
-  std::string name;  // demangled
+// Where and when a GPU activity ran: what kernel, memcpy and memset records share.
+struct GpuActivityRecord {
   std::uint64_t start = 0;
   std::uint64_t end = 0;
   std::uint32_t deviceId = 0;
   std::uint32_t contextId = 0;
   std::uint32_t streamId = 0;
   std::uint32_t correlationId = 0;
+};
+
+struct KernelRecord : GpuActivityRecord {
+  std::string name;  // demangled
   std::int32_t grid[3] = {0, 0, 0};
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registersPerThread = 0;
@@ -73,13 +77,7 @@ struct KernelRecord {
 enum class CopyKind : std::uint8_t { Unknown, HtoD, DtoH, HtoA, AtoH, AtoA, AtoD, DtoA, DtoD, HtoH, PtoP };
 enum class MemoryKind : std::uint8_t { Unknown, Pageable, Pinned, Device, Array, Managed, DeviceStatic, ManagedStatic };
 
-struct MemcpyRecord {
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  std::uint32_t deviceId = 0;
-  std::uint32_t contextId = 0;
-  std::uint32_t streamId = 0;
-  std::uint32_t correlationId = 0;
+struct MemcpyRecord : GpuActivityRecord {
   std::uint64_t bytes = 0;
   CopyKind copyKind = CopyKind::Unknown;
   MemoryKind srcKind = MemoryKind::Unknown;
@@ -87,13 +85,7 @@ struct MemcpyRecord {
   std::uint32_t graphId = 0;
 };
 
-struct MemsetRecord {
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  std::uint32_t deviceId = 0;
-  std::uint32_t contextId = 0;
-  std::uint32_t streamId = 0;
-  std::uint32_t correlationId = 0;
+struct MemsetRecord : GpuActivityRecord {
   std::uint64_t bytes = 0;
   std::uint32_t value = 0;
   MemoryKind memoryKind = MemoryKind::Unknown;
