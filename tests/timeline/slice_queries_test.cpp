@@ -41,12 +41,6 @@ TEST(SliceQueries, SelfTimeSubtractsDirectChildren) {
   EXPECT_EQ(selfTime(s.trace, s.layout, sliceNamed(s.trace, "op2")), 200);
 }
 
-TEST(SliceQueries, ParentIsTheEnclosingSliceOneRowUp) {
-  Scene s;
-  EXPECT_EQ(parentSlice(s.trace, s.layout, sliceNamed(s.trace, "op2")), sliceNamed(s.trace, "step"));
-  EXPECT_EQ(parentSlice(s.trace, s.layout, sliceNamed(s.trace, "step")), kNoIndex);
-}
-
 TEST(SliceQueries, LaunchPartnerWorksBothWays) {
   Scene s;
   const std::uint32_t kA = sliceNamed(s.trace, "kA");

@@ -143,6 +143,7 @@ class Comparer {
       sameText(p + "shapes", x.shapes, y.shapes);
       same(p + "track", x.track, y.track);
       same(p + "depth", x.depth, y.depth);
+      same(p + "parent", x.parent, y.parent);
       same(p + "flags", int(x.flags & ~kProvenance), int(y.flags & ~kProvenance));
       same(p + "kind", int(x.kind), int(y.kind));
       same(p + "has kernel info", x.kernelInfo != kNoIndex, y.kernelInfo != kNoIndex);

@@ -113,8 +113,8 @@ void DetailsPanel::showSlice(std::uint32_t index) {
   }
   add(tr("Depth"), QString::number(s.depth));
   if (s.correlation != kNoCorrelation) add(tr("Correlation"), QString::number(s.correlation));
-  const std::uint32_t parent = timeline::parentSlice(t, layout, index);
-  if (parent != kNoIndex) addSliceLink(tr("Parent"), parent);
+  // A spilled slice's parent link does not enclose it: no "Parent" row for it.
+  if (s.parent != kNoIndex && !(s.flags & kSliceSpilled)) addSliceLink(tr("Parent"), s.parent);
   const std::uint32_t partner = session_->partnerSlice();
   if (partner != kNoIndex) addSliceLink(isGpuActivity(s.kind) ? tr("Launched by") : tr("Launches"), partner);
   if (s.flags & kSliceSpilled) add(tr("Note"), tr("overlapped a sibling without nesting: drawn on an extra row"));

@@ -17,12 +17,10 @@ struct TraceAccess {
 };
 
 // After sorting: sorted position j holds the pending slice origin[j];
-// position[i] is where pending slice i went. parent[j] is the enclosing
-// slice (kNoIndex at depth 0 or when spilled).
+// position[i] is where pending slice i went.
 struct SortedSlices {
   std::vector<std::uint32_t> origin;
   std::vector<std::uint32_t> position;
-  std::vector<std::uint32_t> parent;
 };
 
 std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
@@ -31,7 +29,8 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
                                        const std::vector<std::int64_t>& stream);
 // Maps slices to their final tracks (trackMap) and sorts them.
 SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);
-void assignDepths(BuilderState& s, Trace& t, SortedSlices& sorted);
+// Sets each slice's depth and parent (Slice::parent) and the spill rows.
+void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted);
 // Puts pending flow events in (category, id, time, file) order; touches
 // nothing but s.flows, so it can run while the slices are laid out.
 void orderPendingFlows(BuilderState& s);

@@ -205,19 +205,19 @@ void packRows(Slice* begin, Slice* end, std::uint16_t firstRow, std::uint16_t* r
   *rowsUsed = static_cast<std::uint16_t>(firstRow + rowEnd.size());
 }
 
-void nestTrack(BuilderState& s, Trace& t, Track& tr, SortedSlices& sorted) {
+void nestTrack(BuilderState& s, Trace& t, Track& tr, const SortedSlices& sorted) {
   std::vector<std::uint32_t> stack;
   std::vector<std::uint32_t> spilled;
   std::size_t maxDepth = 0;
   for (std::uint32_t j = tr.firstSlice; j < tr.firstSlice + tr.sliceCount; ++j) {
     Slice& sl = t.slices[j];
     while (!stack.empty() && t.slices[stack.back()].end() <= sl.start) stack.pop_back();
+    sl.parent = stack.empty() ? kNoIndex : stack.back();
     if (!stack.empty() && sl.end() > t.slices[stack.back()].end()) {
       spilled.push_back(j);
       continue;
     }
     sl.depth = static_cast<std::uint16_t>(stack.size());
-    sorted.parent[j] = stack.empty() ? kNoIndex : stack.back();
     maxDepth = std::max(maxDepth, stack.size() + 1);
     stack.push_back(j);
   }
@@ -243,8 +243,7 @@ void nestTrack(BuilderState& s, Trace& t, Track& tr, SortedSlices& sorted) {
 
 }  // namespace
 
-void assignDepths(BuilderState& s, Trace& t, SortedSlices& sorted) {
-  sorted.parent.assign(t.slices.size(), kNoIndex);
+void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted) {
   for (Track& tr : t.tracks) {
     if (tr.sliceCount == 0) continue;
     if (tr.kind == TrackKind::Async) {

@@ -46,7 +46,7 @@ struct Fingers {
 
 // Innermost slice on a track whose [start, end] contains ts, walking up
 // through parents (siblings before the candidate ended before it began).
-std::uint32_t enclosingSlice(const Trace& t, const SortedSlices& sorted, std::uint32_t track,
+std::uint32_t enclosingSlice(const Trace& t, std::uint32_t track,
                              TimeNs ts, Fingers& fingers) {
   const Track& tr = t.tracks[track];
   const Slice* b = t.trackBegin(tr);
@@ -60,11 +60,11 @@ std::uint32_t enclosingSlice(const Trace& t, const SortedSlices& sorted, std::ui
     const Slice& s = t.slices[j];
     if (s.start <= ts && ts <= s.end()) return j;
     if (s.flags & kSliceSpilled) {
-      // Spilled slices have no parent chain; look a little further back.
+      // A spilled slice before ts may still hold it: look a little further back.
       if (++spillSteps > 64 || j == tr.firstSlice) return kNoIndex;
       --j;
     } else {
-      j = sorted.parent[j];
+      j = s.parent;
     }
   }
   return kNoIndex;
@@ -86,8 +86,7 @@ FlowKind flowKindFor(std::string_view category) {
 
 int phaseRank(char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; }
 
-void bindFlowsV1(BuilderState& s, Trace& t, const SortedSlices& sorted,
-                 const std::vector<std::uint32_t>& trackMap) {
+void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
   auto& fl = s.flows;
   // Bind each event to its slice. The events are in (category, id, time)
   // order (orderPendingFlows); ids grow with time in practice, so per
@@ -97,7 +96,7 @@ void bindFlowsV1(BuilderState& s, Trace& t, const SortedSlices& sorted,
     const std::uint32_t track = trackMap[f.track];
     const bool finishNext = f.phase == 'f' && !f.bindEnclosing;
     f.slice = finishNext ? nextSliceFrom(t, track, f.ts, fingers)
-                         : enclosingSlice(t, sorted, track, f.ts, fingers);
+                         : enclosingSlice(t, track, f.ts, fingers);
   }
   // Then chain them per (category, id); one id may carry several flows
   // over time: each 's' starts a chain.
@@ -180,7 +179,7 @@ void orderPendingFlows(BuilderState& s) {
 
 void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
                const std::vector<std::uint32_t>& trackMap) {
-  bindFlowsV1(s, t, sorted, trackMap);
+  bindFlowsV1(s, t, trackMap);
   bindFlowsV2(s, t, sorted);
   std::sort(t.flows.begin(), t.flows.end(), [](const Flow& a, const Flow& b) {
     return std::tie(a.from, a.to) < std::tie(b.from, b.to);

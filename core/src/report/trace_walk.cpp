@@ -22,23 +22,13 @@ std::vector<StreamOps> gpuOpsByStream(const Trace& trace) {
 }
 
 std::uint32_t enclosingCpuOp(const Trace& trace, std::uint32_t slice) {
-  constexpr std::uint32_t kMaxLookBack = 4096;
   if (slice >= trace.slices.size()) return kNoIndex;
   const Slice& inner = trace.slices[slice];
-  if (inner.track >= trace.tracks.size()) return kNoIndex;
-  const Track& track = trace.tracks[inner.track];
-  if (inner.depth == 0) return kNoIndex;  // nothing encloses a root slice
-  std::uint32_t steps = 0;
-  // Slices are sorted by start, so among the slices that contain `inner` the
-  // one met first walking back is the innermost. The first root (depth 0)
-  // slice met is the last candidate: roots before it end before it starts.
-  for (std::uint32_t i = slice; i > track.firstSlice && steps < kMaxLookBack; ++steps) {
-    --i;
+  // Ancestors nest, so the first cpu_op met going up is the innermost. A
+  // spilled slice's parent need not contain it whole: such an op does not count.
+  for (std::uint32_t i = inner.parent; i != kNoIndex; i = trace.slices[i].parent) {
     const Slice& s = trace.slices[i];
-    if (s.kind == SliceKind::CpuOp && s.start <= inner.start && s.end() >= inner.end() &&
-        s.depth < inner.depth)
-      return i;
-    if (s.depth == 0) break;
+    if (s.kind == SliceKind::CpuOp && s.start <= inner.start && s.end() >= inner.end()) return i;
   }
   return kNoIndex;
 }

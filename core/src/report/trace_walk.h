@@ -20,8 +20,7 @@ struct StreamOps {
 std::vector<StreamOps> gpuOpsByStream(const Trace& trace);
 
 // The innermost cpu_op slice (kind CpuOp) enclosing `slice` on its own
-// track, or kNoIndex. Looks back at most a few thousand slices: enough for
-// any real nesting, and bounded on huge flat tracks.
+// track (up its Slice::parent chain), or kNoIndex.
 std::uint32_t enclosingCpuOp(const Trace& trace, std::uint32_t slice);
 
 // The name of the CPU op whose launch call started GPU op `gpuOp` (through

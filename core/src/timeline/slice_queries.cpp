@@ -77,19 +77,6 @@ TimeNs selfTime(const Trace& trace, const TimelineLayout& layout, std::uint32_t 
   return std::max<TimeNs>(0, s.dur - covered);
 }
 
-std::uint32_t parentSlice(const Trace& trace, const TimelineLayout& layout, std::uint32_t slice) {
-  const std::uint32_t row = layout.rowOfSlice(trace, slice);
-  if (row == kNoIndex || layout.rows()[row].depth == 0 || layout.rows()[row].spill) return kNoIndex;
-  const Slice& s = trace.slices[slice];
-  const RowSlices parents = layout.rowSlices(trace, row - 1);
-  // The last parent starting at or before s.start is the only candidate in a nested row.
-  std::uint32_t k = parents.lowerBoundStart(s.start + 1);
-  if (k == 0) return kNoIndex;
-  --k;
-  const Slice& p = parents[k];
-  return p.start <= s.start && p.end() >= s.end() ? parents.sliceIndex(k) : kNoIndex;
-}
-
 std::uint32_t launchPartner(const Trace& trace, std::uint32_t slice) {
   if (slice >= trace.slices.size()) return kNoIndex;
   const Slice& s = trace.slices[slice];

@@ -42,12 +42,21 @@ struct Slice {
   StringId shapes = kEmptyString;   // args["Input Dims"] as raw JSON text
   std::uint32_t track = kNoIndex;
   std::uint32_t kernelInfo = kNoIndex;  // index into Trace::kernelInfos
-  std::uint16_t depth = 0;
+  // The enclosing slice on the same track (a global slice index), set once
+  // by TraceBuilder::finish(); kNoIndex for roots and on async tracks. A
+  // nested slice's parent is the innermost slice that contains it. A
+  // spilled slice (kSliceSpilled: it overlaps a sibling without nesting)
+  // gets the innermost nested slice open at its start, which need not
+  // contain it whole, so ancestor walks pass through it; it is never a
+  // parent itself.
+  std::uint32_t parent = kNoIndex;
+  std::uint16_t depth = 0;  // nesting level; spilled slices: their extra row
   std::uint8_t flags = 0;
   SliceKind kind = SliceKind::Other;
 
   TimeNs end() const { return start + dur; }
 };
+static_assert(sizeof(Slice) == 64, "a slice is one cache line: memory per slice is a product target");
 
 // Launch configuration of a kernel, from Kineto's or CUPTI's kernel args.
 struct KernelInfo {

@@ -58,10 +58,14 @@ struct ChromeId {
 // Where an event's raw `args` object lives, for fetching on demand.
 // `offset` is the byte offset of the args text in the (decompressed) source,
 // or an offset into Trace's args arena when the source cannot be re-read.
-struct ArgsRef {
+// 12 bytes on a 4-byte boundary, not 16 on an 8-byte one: the padding is
+// where Slice keeps its parent, so a slice stays 64 bytes (one cache line;
+// a big trace holds tens of millions).
+struct __attribute__((packed, aligned(4))) ArgsRef {
   std::uint64_t offset = 0;
   std::uint32_t length = 0;  // 0: the event had no args
 };
+static_assert(sizeof(ArgsRef) == 12);
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
 

@@ -20,9 +20,6 @@ std::uint32_t sliceAt(const Trace& trace, const TimelineLayout& layout, std::uin
 // row deeper on the same track that lie inside it).
 TimeNs selfTime(const Trace& trace, const TimelineLayout& layout, std::uint32_t slice);
 
-// The enclosing slice one row up on the same track; kNoIndex at depth 0.
-std::uint32_t parentSlice(const Trace& trace, const TimelineLayout& layout, std::uint32_t slice);
-
 // The other end of a launch: for a runtime/driver launch call its GPU
 // activity, for a GPU activity its launch call (by correlation id, else by
 // a launch flow). kNoIndex when there is none.

@@ -117,9 +117,8 @@ std::size_t cpuSliceCount(const Trace& trace) {
 
 }  // namespace
 
-CallTable buildCallTable(const Trace& trace, std::vector<TrackTree>* trees) {
+CallTable buildCallTable(const Trace& trace) {
   CallTable table;
-  if (trees) trees->assign(trace.tracks.size(), {});
   table.threads.resize(trace.tracks.size());
   SyncMarkers markers = collectSyncMarkers(trace);
   NameClasses names(trace);
@@ -131,11 +130,8 @@ CallTable buildCallTable(const Trace& trace, std::vector<TrackTree>* trees) {
     const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::CpuThread) continue;
     ThreadCalls& thread = table.threads[ti];
-    std::optional<TrackTreeBuilder> tree;
-    if (trees) tree.emplace(trace.trackBegin(t), t.sliceCount, (*trees)[ti]);
     for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
       const Slice& s = trace.slices[i];
-      if (tree) tree->add(i - t.firstSlice);
       if (s.kind == SliceKind::UserAnnotation && names.of(s.name).step) table.steps.push_back(i);
       if (!isCall(s.kind)) continue;
       const NameClass& c = names.of(s.name);

@@ -11,7 +11,6 @@
 #include "correlation_map.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/model/trace.h"
-#include "track_tree.h"
 
 namespace gapscope::analysis::gaps_detail {
 
@@ -56,9 +55,7 @@ struct CallTable {
 };
 
 // Reads the CPU side in one pass: calls, sync calls, wait calls (bound to
-// streams through cuda_sync markers), step annotations and, when `trees`
-// is given, each CPU track's parent links for the CPU-op attribution
-// (indexed by track; other tracks get none).
-CallTable buildCallTable(const Trace& trace, std::vector<TrackTree>* trees);
+// streams through cuda_sync markers) and step annotations.
+CallTable buildCallTable(const Trace& trace);
 
 }  // namespace gapscope::analysis::gaps_detail

@@ -7,15 +7,7 @@
 namespace gapscope::analysis {
 namespace gaps_detail {
 
-TrackTree buildTrackTree(const Slice* first, std::uint32_t count) {
-  TrackTree tree;
-  TrackTreeBuilder builder(first, count, tree);
-  for (std::uint32_t i = 0; i < count; ++i) builder.add(i);
-  return tree;
-}
-
-CpuBlamer::CpuBlamer(const Trace& trace, const std::vector<TrackTree>& trees)
-    : trace_(trace), trees_(trees), hint_(trace.tracks.size(), 0) {}
+CpuBlamer::CpuBlamer(const Trace& trace) : trace_(trace), hint_(trace.tracks.size(), 0) {}
 
 std::uint32_t CpuBlamer::firstStartingAt(std::uint32_t track, TimeNs t) {
   const Track& tr = trace_.tracks[track];
@@ -48,29 +40,26 @@ void CpuBlamer::blame(std::uint32_t track, TimeNs start, TimeNs end, BlameTotals
   if (end <= start || track >= trace_.tracks.size()) return;
   const Track& t = trace_.tracks[track];
   const Slice* first = trace_.trackBegin(t);
-  const std::uint32_t* links = trees_[track].links.data();
+  const Slice* slices = trace_.slices.data();
   TimeNs rootTime = 0;
-  auto visit = [&](std::uint32_t local) {
-    std::uint32_t link = links[local];
-    if (link & TrackTree::kSpilled) return;
-    const Slice& s = first[local];
+  auto visit = [&](const Slice& s) {
+    if (s.flags & kSliceSpilled) return;
     TimeNs clip = std::min(s.end(), end) - std::max(s.start, start);
     if (clip <= 0) return;
     totals.add(s.name, clip);
-    if (link == TrackTree::kNoParent)
+    if (s.parent == kNoIndex)
       rootTime += clip;
     else
-      totals.add(first[link].name, -clip);
+      totals.add(slices[s.parent].name, -clip);
   };
   // Slices starting before the window that still run at its start are the
   // last slice starting before it and that slice's ancestors.
   std::uint32_t lo = firstStartingAt(track, start);
   if (lo > 0) {
-    for (std::uint32_t j = lo - 1; j != TrackTree::kNoParent; j = links[j] & ~TrackTree::kSpilled)
-      visit(j);
+    for (std::uint32_t j = t.firstSlice + lo - 1; j != kNoIndex; j = slices[j].parent) visit(slices[j]);
   }
   std::uint32_t i = lo;
-  for (; i < t.sliceCount && first[i].start < end; ++i) visit(i);
+  for (; i < t.sliceCount && first[i].start < end; ++i) visit(first[i]);
   totals.addUntraced((end - start) - rootTime);
 #if defined(__GNUC__)
   // The next gap on this thread is usually a few slices on: asking for
@@ -184,10 +173,7 @@ std::vector<CpuOpBlame> GapBlamer::overheadCpuOps() {
 std::vector<CpuOpBlame> cpuSelfTimeIn(const Trace& trace, std::uint32_t track, TimeNs start,
                                       TimeNs end, std::size_t maxOps) {
   if (track >= trace.tracks.size()) return {};
-  const Track& t = trace.tracks[track];
-  std::vector<gaps_detail::TrackTree> trees(trace.tracks.size());
-  trees[track] = gaps_detail::buildTrackTree(trace.trackBegin(t), t.sliceCount);
-  gaps_detail::CpuBlamer blamer(trace, trees);
+  gaps_detail::CpuBlamer blamer(trace);
   gaps_detail::BlameTotals totals;
   blamer.blame(track, start, end, totals);
   std::vector<CpuOpBlame> out;

@@ -7,7 +7,6 @@
 
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/model/trace.h"
-#include "track_tree.h"
 
 namespace gapscope::analysis::gaps_detail {
 
@@ -53,11 +52,12 @@ class BlameTotals {
   TimeNs untraced_ = 0;
 };
 
-// Self time of CPU ops inside time windows on one track. Several blamers
-// (one per thread) can share one set of trees.
+// Self time of CPU ops inside time windows on one track, from the model's
+// parent links (Slice::parent): a slice's self time is its time minus its
+// children's; a spilled slice gets none (it is not nested in its parent).
 class CpuBlamer {
  public:
-  CpuBlamer(const Trace& trace, const std::vector<TrackTree>& trees);
+  explicit CpuBlamer(const Trace& trace);
   // Adds each slice's self time clipped to [start, end) to `totals` (a
   // parent's may be negative there; totals per name never are), and the
   // time covered by no slice as untraced.
@@ -68,7 +68,6 @@ class CpuBlamer {
   // order, so the search gallops forward from the previous answer.
   std::uint32_t firstStartingAt(std::uint32_t track, TimeNs t);
   const Trace& trace_;
-  const std::vector<TrackTree>& trees_;  // per track
   std::vector<std::uint32_t> hint_;      // per track: the previous answer
 };
 
@@ -77,8 +76,8 @@ class CpuBlamer {
 // totals). One per thread.
 class GapBlamer {
  public:
-  GapBlamer(const Trace& trace, const std::vector<TrackTree>& trees, const GapOptions& options)
-      : blamer_(trace, trees), options_(options), nameCount_(trace.strings.size()) {}
+  GapBlamer(const Trace& trace, const GapOptions& options)
+      : blamer_(trace), options_(options), nameCount_(trace.strings.size()) {}
   // Blames g's window on g.launchTrack; when `listed`, appends its entries
   // to `pool` and sets g.cpuOpsBegin (the position in `pool`) and
   // g.cpuOpsCount; adds to the overhead totals when `overhead`.

@@ -41,10 +41,10 @@ class StreamGapRunner {
  public:
   // Listed stream gaps go to gaps[firstStreamGap...]; device gaps are at
   // the front of the same list.
-  StreamGapRunner(const Context& c, const std::vector<TrackTree>& trees, Gap* gaps,
+  StreamGapRunner(const Context& c, Gap* gaps,
                   std::size_t firstStreamGap)
       : c_(c), gaps_(gaps), next_(firstStreamGap) {
-    if (c.options.blameCpuOps) blamer_.emplace(c.trace, trees, c.options);
+    if (c.options.blameCpuOps) blamer_.emplace(c.trace, c.options);
     side_.pools.resize(c.gpu.streams.size());
     side_.stats.resize(c.gpu.streams.size());
   }
@@ -160,12 +160,12 @@ class StreamGapRunner {
 
 }  // namespace
 
-DeviceSide walkDeviceGaps(const Context& c, const std::vector<TrackTree>& trees,
+DeviceSide walkDeviceGaps(const Context& c,
                           std::size_t cpuOpsRoom, Gap* gaps) {
   DeviceSide side;
   std::optional<GapBlamer> blamer;
   if (c.options.blameCpuOps) {
-    blamer.emplace(c.trace, trees, c.options);
+    blamer.emplace(c.trace, c.options);
     side.cpuOps.reserve(cpuOpsRoom);
   }
   GapClassifier::Lookups lookups;
@@ -200,9 +200,8 @@ DeviceSide walkDeviceGaps(const Context& c, const std::vector<TrackTree>& trees,
   return side;
 }
 
-StreamSide walkStreamGaps(const Context& c, const std::vector<TrackTree>& trees, Gap* gaps,
-                          std::size_t firstStreamGap) {
-  return StreamGapRunner(c, trees, gaps, firstStreamGap).run();
+StreamSide walkStreamGaps(const Context& c, Gap* gaps, std::size_t firstStreamGap) {
+  return StreamGapRunner(c, gaps, firstStreamGap).run();
 }
 
 std::vector<std::uint32_t> poolOffsets(const std::vector<std::vector<CpuOpBlame>>& pools,

@@ -38,7 +38,7 @@ struct DeviceSide {
 
 // Device gaps, classified and (with blameCpuOps) attributed to CPU ops;
 // listed ones go to `gaps` from the front. cpuOpsRoom: entries to reserve.
-DeviceSide walkDeviceGaps(const Context& c, const std::vector<TrackTree>& trees,
+DeviceSide walkDeviceGaps(const Context& c,
                           std::size_t cpuOpsRoom, Gap* gaps);
 
 struct StreamSide {
@@ -51,7 +51,7 @@ struct StreamSide {
 // (after the device gaps, which walkDeviceGaps writes meanwhile). A stream
 // gap with the window and thread of a listed device gap will share that
 // gap's CPU ops; the others get their own, in their stream's pool.
-StreamSide walkStreamGaps(const Context& c, const std::vector<TrackTree>& trees, Gap* gaps,
+StreamSide walkStreamGaps(const Context& c, Gap* gaps,
                           std::size_t firstStreamGap);
 
 // Where each stream's pool goes in GapAnalysis::cpuOps: after the device

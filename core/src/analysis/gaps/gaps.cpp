@@ -90,7 +90,6 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
   GapAnalysis out;
   // Each stage's output; a stage reads only the outputs of the stages it needs.
   CallTable calls;
-  std::vector<TrackTree> trees;
   GpuTimelines gpu;
   std::size_t firstStreamGap = 0;
   std::vector<StepWindow> windows;
@@ -104,7 +103,7 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
 
   pipeline::StageGraph graph;
   const auto cpuCalls = graph.add("cpu calls", {}, [&] {
-    calls = buildCallTable(trace, options.blameCpuOps ? &trees : nullptr);
+    calls = buildCallTable(trace);
   });
   const auto gpuOps = graph.add("gpu ops, gap counts", {}, [&] {
     gpu = collectGpuOps(trace);
@@ -125,10 +124,10 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
                       options.keepLaunches ? &launches : nullptr);
   });
   const auto deviceGaps = graph.add("device gaps", {bind, layout}, [&] {
-    devices = walkDeviceGaps(c, trees, cpuOpsRoom(options, firstStreamGap), out.gaps.data());
+    devices = walkDeviceGaps(c, cpuOpsRoom(options, firstStreamGap), out.gaps.data());
   });
   const auto streamGaps = graph.add("stream gaps", {bind, layout}, [&] {
-    streams = walkStreamGaps(c, trees, out.gaps.data(), firstStreamGap);
+    streams = walkStreamGaps(c, out.gaps.data(), firstStreamGap);
   });
   graph.add("steps", {deviceGaps, stepWindowsDone}, [&] {
     // Reads the device gaps only, which no stage running beside it writes.

@@ -18,6 +18,12 @@ enum class OpEventClass : std::uint8_t {
 // One entry per slice of the trace.
 std::vector<OpEventClass> classifyOpEvents(const Trace& trace);
 
+// A different tree from the model's Slice::parent, on purpose: it holds
+// operator-table events only (GPU and skipped slices take no part), follows
+// PyTorch's rule for partial overlaps (which the model spills instead) and
+// moves profiler-overhead events across threads, all so that the table
+// equals key_averages().
+//
 // PyTorch's _populate_cpu_children: per thread, events sorted by (start asc,
 // end desc); a stack of open events, popping every one the next event does
 // not fit into fully. So a parent contains its child entirely, and an event
