@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gapscope/io/chrome_reader.h"
+#include "../support/slice_events.h"
 #include "gapscope/model/trace_builder.h"
 
 namespace gapscope {
@@ -53,14 +54,7 @@ void expectParentsMatch(const Trace& t, std::uint32_t stride = 1) {
 struct Maker {
   TraceBuilder b;
   void add(const char* name, const char* cat, std::int64_t pid, std::int64_t tid, TimeNs start, TimeNs dur) {
-    SliceEvent e;
-    e.pid = b.numericId(pid);
-    e.tid = b.numericId(tid);
-    e.start = start;
-    e.dur = dur;
-    e.name = b.intern(name);
-    e.category = b.intern(cat);
-    b.addComplete(e);
+    b.addComplete(testing::sliceEvent(b, pid, tid, name, cat, start, dur, kNoCorrelation));
   }
 };
 
