@@ -70,3 +70,16 @@ TEST(TimeScale, BadInputGivesAUsableScale) {
   EXPECT_GE(s.width(), 1.0);
   EXPECT_EQ(s.zoomed(-3, 0), s);
 }
+
+TEST(TimeScale, ShiftedShowsTheSameViewOfAnotherClock) {
+  const TimeScale a = TimeScale::fit(1'700'000'000'000'000'000, 1'700'000'000'000'050'000, 1000).panned(0.3);
+  const TimeScale b = a.shifted(-1'699'999'000'000'000'000);
+  EXPECT_EQ(b.start(), a.start() - 1'699'999'000'000'000'000);
+  EXPECT_EQ(b.startFraction(), a.startFraction());
+  EXPECT_EQ(b.nsPerPixel(), a.nsPerPixel());
+  EXPECT_EQ(b.width(), a.width());
+  // A time of A and its counterpart in B sit on the same pixel.
+  const gapscope::TimeNs t = a.start() + 12'345;
+  EXPECT_DOUBLE_EQ(b.toPixel(t - 1'699'999'000'000'000'000), a.toPixel(t));
+  EXPECT_EQ(b.shifted(1'699'999'000'000'000'000), a);
+}

@@ -46,6 +46,7 @@ void TimelineWidget::onTraceChanged() {
     for (const auto& g : session_->layout().groups()) collapsed_.push_back(g.collapsedByDefault);
   }
   measure_.reset();
+  panLimits_.reset();
   hoverSlice_ = kNoIndex;
   scrollY_ = 0;
   rebuildVertical();
@@ -81,7 +82,9 @@ TimeNs TimelineWidget::timeAt(double x) const { return scale_.toTime(x - chrome_
 
 void TimelineWidget::setScale(const timeline::TimeScale& scale) {
   timeline::TimeScale next = scale.resized(timeAreaWidth());
-  if (session_->hasTrace()) {
+  if (panLimits_) {
+    next = next.clampedTo(panLimits_->first, panLimits_->second);
+  } else if (session_->hasTrace()) {
     // Some room beyond both ends, so the first and last slices are not glued to the edges.
     const auto& layout = session_->layout();
     const TimeNs span = layout.contentEnd() - layout.contentStart();
@@ -93,6 +96,8 @@ void TimelineWidget::setScale(const timeline::TimeScale& scale) {
   update();
   emit scaleChanged();
 }
+
+void TimelineWidget::setPanLimits(TimeNs lo, TimeNs hi) { panLimits_ = std::make_pair(lo, hi); }
 
 void TimelineWidget::fitAll() {
   if (!session_->hasTrace()) {

@@ -34,6 +34,10 @@ class TimelineWidget : public QWidget {
 
   const timeline::TimeScale& scale() const { return scale_; }
   void setScale(const timeline::TimeScale& scale);
+  // Where the view may be panned and zoomed out to: by default the trace's
+  // content with a little room; a view linked to another run's (compare)
+  // widens it to cover what the other shows.
+  void setPanLimits(TimeNs lo, TimeNs hi);
   void fitAll();
   void fitRange(TimeNs start, TimeNs end);  // with a little margin
   void fitSelection();
@@ -124,6 +128,7 @@ class TimelineWidget : public QWidget {
   QPointF lastPos_;
   bool pressOnAxis_ = false;
   std::optional<std::pair<TimeNs, TimeNs>> measure_;
+  std::optional<std::pair<TimeNs, TimeNs>> panLimits_;
   std::uint32_t hoverSlice_ = kNoIndex;
 };
 

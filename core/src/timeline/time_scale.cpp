@@ -61,6 +61,12 @@ TimeScale TimeScale::resized(double widthPx) const {
   return out;
 }
 
+TimeScale TimeScale::shifted(TimeNs offset) const {
+  TimeScale out = *this;
+  out.start_ = start_ + offset;
+  return out;
+}
+
 TimeScale TimeScale::clampedTo(TimeNs lo, TimeNs hi) const {
   if (hi < lo) return *this;
   TimeScale out = *this;

@@ -49,6 +49,9 @@ class TimeScale {
   TimeScale panned(double dx) const;
   // Same left edge and zoom on a new width.
   TimeScale resized(double widthPx) const;
+  // The same view of another clock: start moved by `offset` ns, zoom, width
+  // and sub-nanosecond part kept (two runs compared side by side).
+  TimeScale shifted(TimeNs offset) const;
   // Keeps the view inside [lo, hi] where it can (a view wider than the
   // range is centred on it).
   TimeScale clampedTo(TimeNs lo, TimeNs hi) const;
