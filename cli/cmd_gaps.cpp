@@ -124,6 +124,10 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
           {"number", s.number},
           {"cpu_start_us", format::usNumber(s.cpuStart)},
           {"cpu_dur_us", format::usNumber(s.cpuEnd - s.cpuStart)},
+          {"kernels", s.kernels},
+          {"memcpys", s.memcpys},
+          {"memsets", s.memsets},
+          {"launches", s.launches},
           {"devices", std::move(devices)}};
 }
 
@@ -144,6 +148,7 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
                    {"outliers", l.outliers}};
   j["verdict"] = a.verdict.line;
   if (perStep) {
+    j["step_source"] = analysis::stepSourceName(a.stepSource);
     j["steps"] = Json::array();
     for (const auto& s : a.steps) j["steps"].push_back(stepJson(t, s));
   }
@@ -270,19 +275,26 @@ void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a,
       << "Why the longest gap: " << analysis::explainGap(t, *gaps.front()) << '\n';
 }
 
+// Annotation steps share one name: their number tells them apart.
+std::string stepSuffix(const GapAnalysis& a, const analysis::StepStats& s) {
+  return a.stepSource == analysis::StepSource::RepeatedAnnotation ? " #" + std::to_string(s.number) : "";
+}
+
 void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
   if (a.steps.empty()) {
-    out << "\nNo ProfilerStep#N annotations in the trace.\n";
+    out << "\nNo steps: the trace has no ProfilerStep#N annotations and no top-level annotation that repeats.\n";
     return;
   }
   TextTable table;
   table.addColumn("Step", TextTable::Align::Left);
-  for (const char* h : {"Device", "GPU window", "Busy", "Util", "Launch overhead", "Synchronisation",
-                        "Queued", "Other"})
+  for (const char* h : {"Device", "Kernels", "Launches", "GPU window", "Busy", "Util", "Launch overhead",
+                        "Synchronisation", "Queued", "Other"})
     table.addColumn(h);
   for (const auto& s : a.steps) {
     for (const auto& d : s.devices) {
-      std::vector<std::string> cells{std::string(t.str(s.name)), std::to_string(d.device),
+      // Kernels and launches are the step's, over all devices.
+      std::vector<std::string> cells{std::string(t.str(s.name)) + stepSuffix(a, s), std::to_string(d.device),
+                                     std::to_string(s.kernels), std::to_string(s.launches),
                                      format::formatDuration(d.activeNs(), kTableTime),
                                      format::formatDuration(d.busyNs, kTableTime),
                                      pct(d.busyNs, d.activeNs())};
@@ -291,7 +303,8 @@ void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
       table.addRow(std::move(cells));
     }
   }
-  out << "\nPer step (GPU window: first start to last end of the work each step launched):\n";
+  out << "\nPer step (GPU window: first start to last end of the work each step launched; kernels and\n"
+         "launches over all devices):\n";
   table.print(out);
 }
 

@@ -29,6 +29,7 @@
 
 #include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/analysis/stage_observer.h"
+#include "gapscope/analysis/steps.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
 
@@ -54,6 +55,10 @@ enum class LaunchKind : std::uint8_t {
 inline constexpr std::size_t kLaunchKindCount = 6;
 const char* launchKindName(LaunchKind kind);
 LaunchKind launchKindForName(std::string_view callName);
+// Launches of kernels: runtime, driver and graph launches (not copies or sets).
+constexpr bool isKernelLaunch(LaunchKind k) {
+  return k == LaunchKind::Kernel || k == LaunchKind::DriverKernel || k == LaunchKind::Graph;
+}
 
 enum class SyncKind : std::uint8_t {
   None = 0,
@@ -87,7 +92,7 @@ struct GapOptions {
   bool blameCpuOps = true;
   // Most CPU ops named per listed gap (largest self time first; 0: all).
   std::size_t maxCpuOpsPerGap = 8;
-  // Per-step statistics from ProfilerStep#N annotations.
+  // Per-step statistics (steps.h says what a step is).
   bool perStep = true;
   // Keep one LaunchInfo per launch call in GapAnalysis::launches.
   bool keepLaunches = true;
@@ -189,10 +194,14 @@ struct Distribution {
   TimeNs p90 = 0;     // nearest rank
   TimeNs max = 0;
 };
+// The distribution of some durations (launch times, queue times, step times).
+Distribution distributionOf(const std::vector<TimeNs>& values);
 
 struct LaunchStats {
   std::uint64_t count = 0;      // launch calls matched to GPU ops
   std::uint64_t unmatched = 0;  // launch calls with no GPU op in the trace
+  // Kernel launch calls (runtime, driver and graph launches), matched or not.
+  std::uint64_t kernelLaunchCalls = 0;
   std::uint64_t shortKernels = 0;
   std::uint64_t outliers = 0;
   std::array<std::uint64_t, kLaunchKindCount> byKind{};  // indexed by LaunchKind
@@ -200,16 +209,26 @@ struct LaunchStats {
   Distribution queueNs;
 };
 
-// One ProfilerStep#N: its CPU annotation and, per device, the busy/idle of
-// the window from the first start to the last end of the GPU ops launched
-// inside the annotation.
+// One step (steps.h: ProfilerStep#N, else a repeated top-level annotation):
+// its CPU annotation and, per device, the busy/idle of the window from the
+// first start to the last end of the GPU ops launched inside the annotation.
+// "Launched inside": the launch call began within the annotation's CPU
+// range, on any thread (PyTorch's backward runs on a thread of its own).
 struct StepStats {
-  StringId name = kEmptyString;  // "ProfilerStep#N"
-  std::int64_t number = -1;
+  StringId name = kEmptyString;  // "ProfilerStep#N" or the repeated annotation's name
+  std::int64_t number = -1;      // N of ProfilerStep#N; annotation steps: 1, 2, ... in time order
   std::uint32_t annotation = kNoIndex;  // slice index
   TimeNs cpuStart = 0;
   TimeNs cpuEnd = 0;
   std::vector<UtilizationStats> devices;  // only devices the step used
+  // What the step launched, over all devices.
+  std::uint64_t kernels = 0;
+  std::uint64_t memcpys = 0;
+  std::uint64_t memsets = 0;
+  // Kernel launch calls (runtime, driver and graph launches) that began in
+  // the step, whether or not their work is in the trace.
+  std::uint64_t launches = 0;
+  TimeNs cpuNs() const { return cpuEnd - cpuStart; }
 };
 
 enum class VerdictKind : std::uint8_t {
@@ -249,7 +268,9 @@ struct GapAnalysis {
   std::vector<CpuOpBlame> overheadCpuOps;
   LaunchStats launchStats;
   std::vector<LaunchInfo> launches;  // in call order; empty unless keepLaunches
-  std::vector<StepStats> steps;      // in step order
+  std::vector<StepStats> steps;      // in step order; empty when stepSource is WholeTrace
+  StepSource stepSource = StepSource::WholeTrace;
+  StringId stepName = kEmptyString;  // the repeated annotation (StepSource::RepeatedAnnotation)
   Verdict verdict;
   // Other notes worth a line in the output (e.g. GPU ops without a launch).
   std::vector<std::string> notes;

@@ -1,5 +1,5 @@
 // The CPU side of the gap analysis: runtime/driver calls by correlation id,
-// each thread's blocking sync calls and stream waits, ProfilerStep#N.
+// each thread's blocking sync calls and stream waits.
 #include <algorithm>
 #include <optional>
 #include <string_view>
@@ -52,7 +52,6 @@ namespace {
 struct NameClass {
   LaunchKind launch = LaunchKind::None;
   SyncKind sync = SyncKind::None;
-  bool step = false;
   bool known = false;
 };
 
@@ -65,7 +64,6 @@ class NameClasses {
       std::string_view name = trace_.str(id);
       c.launch = launchKindForName(name);
       c.sync = syncKindForName(name);
-      c.step = name.substr(0, 13) == "ProfilerStep#";
       c.known = true;
     }
     return c;
@@ -132,7 +130,6 @@ CallTable buildCallTable(const Trace& trace) {
     ThreadCalls& thread = table.threads[ti];
     for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
       const Slice& s = trace.slices[i];
-      if (s.kind == SliceKind::UserAnnotation && names.of(s.name).step) table.steps.push_back(i);
       if (!isCall(s.kind)) continue;
       const NameClass& c = names.of(s.name);
       if (s.correlation != kNoCorrelation) {
@@ -152,9 +149,6 @@ CallTable buildCallTable(const Trace& trace) {
     }
   }
   table.byCorrelation.build(correlations);
-  std::sort(table.steps.begin(), table.steps.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return trace.slices[a].start < trace.slices[b].start;
-  });
   return table;
 }
 

@@ -1,8 +1,7 @@
 // The CPU side of the gap analysis, read in one pass: the runtime/driver
 // calls that carry correlation ids (compact CallRecs: the trace's slices are
 // 64 bytes each and a big trace holds millions, so they are read once),
-// each thread's blocking syncs and stream waits, the ProfilerStep#N
-// annotations. Stage "cpu calls".
+// each thread's blocking syncs and stream waits. Stage "cpu calls".
 #pragma once
 
 #include <cstdint>
@@ -51,11 +50,10 @@ struct CallTable {
   CorrelationMap byCorrelation;      // correlation -> position in `calls`
   std::vector<ThreadCalls> threads;  // indexed by track
   std::uint64_t launchCallsWithoutCorrelation = 0;
-  std::vector<std::uint32_t> steps;  // ProfilerStep#N annotations, sorted by start
 };
 
-// Reads the CPU side in one pass: calls, sync calls, wait calls (bound to
-// streams through cuda_sync markers) and step annotations.
+// Reads the CPU side in one pass: calls, sync calls and wait calls (bound to
+// streams through cuda_sync markers).
 CallTable buildCallTable(const Trace& trace);
 
 }  // namespace gapscope::analysis::gaps_detail

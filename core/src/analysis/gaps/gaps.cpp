@@ -1,8 +1,9 @@
 // analyzeGaps as a pipeline of named stages (pipeline/stage_graph.h), each
 // with explicit inputs and one output:
 //
-//   cpu calls ─────────────┐
-//   gpu ops, gap counts ───┼─ bind ops to calls ─┬─ step windows ────────────┐
+//   steps found ──────────────────────────────────┐
+//   cpu calls ─────────────┐                      │
+//   gpu ops, gap counts ───┼─ bind ops to calls ─┬┴ step work ───────────────┐
 //        └─ gap list layout┘                      ├─ launch statistics        │
 //                          (both walks need it)   ├─ device gaps ──┬──────────┴─ steps
 //                                                 └─ stream gaps ──┴─ pool offsets ─┬─ pools joined
@@ -63,9 +64,12 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
                         " launch calls carry no correlation id");
 }
 
-// A trace without GPU work gets the reason and the verdict, nothing else.
-GapAnalysis noGpuActivity(const GapOptions& options) {
+// A trace without GPU work gets the reason, the verdict and what its steps
+// are, nothing else.
+GapAnalysis noGpuActivity(const GapOptions& options, const StepAnnotations& steps) {
   GapAnalysis out;
+  out.stepSource = steps.source;
+  out.stepName = steps.name;
   out.noGpuReason = "no GPU activity: the trace has no kernel, memcpy or memset events";
   out.verdict = makeVerdict(out, options);
   return out;
@@ -92,7 +96,8 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
   CallTable calls;
   GpuTimelines gpu;
   std::size_t firstStreamGap = 0;
-  std::vector<StepWindow> windows;
+  StepAnnotations stepAnnotations;
+  StepWork work;
   DeviceSide devices;
   StreamSide streams;
   std::vector<std::uint32_t> offsets;
@@ -102,6 +107,9 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
   const Context c{trace, options, calls, gpu, busy, classifier};
 
   pipeline::StageGraph graph;
+  const auto stepsFound = graph.add("steps found", {}, [&] {
+    if (options.perStep) stepAnnotations = findSteps(trace);
+  });
   const auto cpuCalls = graph.add("cpu calls", {}, [&] {
     calls = buildCallTable(trace);
   });
@@ -115,8 +123,8 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
     out.gaps.resize(listedGapCount(gpu));
   });
   const auto bind = graph.add("bind ops to calls", {cpuCalls, gpuOps}, [&] { bindOps(trace, calls, gpu); });
-  const auto stepWindowsDone = graph.add("step windows", {bind}, [&] {
-    if (options.perStep) windows = stepWindows(trace, calls, gpu);
+  const auto stepWorkDone = graph.add("step work", {bind, stepsFound}, [&] {
+    if (options.perStep) work = stepWork(trace, stepAnnotations, calls, gpu);
   });
   graph.add("launch statistics", {bind}, [&] {
     if (withLaunchStats)
@@ -129,9 +137,9 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
   const auto streamGaps = graph.add("stream gaps", {bind, layout}, [&] {
     streams = walkStreamGaps(c, out.gaps.data(), firstStreamGap);
   });
-  graph.add("steps", {deviceGaps, stepWindowsDone}, [&] {
+  graph.add("steps", {deviceGaps, stepWorkDone}, [&] {
     // Reads the device gaps only, which no stage running beside it writes.
-    if (options.perStep) fillSteps(trace, calls, gpu, windows, devices.unlisted, out);
+    if (options.perStep) fillSteps(trace, stepAnnotations, gpu, std::move(work), devices.unlisted, out);
   });
   const auto pooled = graph.add("cpu-op pool offsets", {deviceGaps, streamGaps}, [&] {
     offsets = poolOffsets(streams.pools, devices.cpuOps.size());
@@ -146,8 +154,10 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
   const bool parallel = options.threads > 1 && trace.slices.size() >= kParallelFromSlices;
   graph.run(parallel ? options.threads : 1, observer);
 
-  if (gpu.ops == 0) return noGpuActivity(options);
+  if (gpu.ops == 0) return noGpuActivity(options, stepAnnotations);
   out.hasGpuActivity = true;
+  out.stepSource = stepAnnotations.source;
+  out.stepName = stepAnnotations.name;
   out.devices = std::move(devices.stats);
   out.streams = std::move(streams.stats);
   out.unlistedGaps = devices.unlistedCount + streams.unlistedCount;

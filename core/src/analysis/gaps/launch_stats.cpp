@@ -9,19 +9,6 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-Distribution distributionOf(const std::vector<TimeNs>& values) {
-  Distribution d;
-  d.count = values.size();
-  if (values.empty()) return d;
-  std::size_t n = values.size();
-  d.max = *std::max_element(values.begin(), values.end());
-  // Lower median and nearest-rank p90 (rank ceil(0.9 n)).
-  auto at = valuesAtRanks(values.data(), values.data() + n, {(n - 1) / 2, (9 * n + 9) / 10 - 1});
-  d.median = at[0];
-  d.p90 = at[1];
-  return d;
-}
-
 // What the launch figures are made from, gathered in few passes: a big
 // trace has millions of launches, and each pass over them is memory-bound.
 struct LaunchTable {
@@ -39,13 +26,14 @@ struct LaunchTable {
 // The launches in call order, with their call's kind and duration, and how
 // many there are of each name.
 void collectLaunches(const CallTable& calls, const GpuTimelines& gpu, LaunchTable& t,
-                     std::uint64_t& unmatched) {
+                     std::uint64_t& unmatched, std::uint64_t& kernelLaunchCalls) {
   std::size_t count = 0;
   for (std::uint32_t ops : gpu.opsPerCall) count += ops > 0;
   t.launches.reserve(count);
   t.launchOf.assign(calls.calls.size(), kNoIndex);
   for (std::uint32_t pos = 0; pos < calls.calls.size(); ++pos) {
     const CallRec& call = calls.calls[pos];
+    kernelLaunchCalls += isKernelLaunch(call.kind);
     if (gpu.opsPerCall[pos] == 0) {
       if (call.kind != LaunchKind::None) ++unmatched;
       continue;
@@ -130,7 +118,7 @@ void fillLaunchStats(const CallTable& calls, const GpuTimelines& gpu, const GapO
   stats.unmatched = calls.launchCallsWithoutCorrelation;
   LaunchTable t;
   t.segmentBegin.assign(nameCount + 1, 0);
-  collectLaunches(calls, gpu, t, stats.unmatched);
+  collectLaunches(calls, gpu, t, stats.unmatched, stats.kernelLaunchCalls);
   addOps(gpu, t);
   t.launchOf = {};
   finishLaunches(calls, nameCount, t, stats);

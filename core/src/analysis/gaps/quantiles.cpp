@@ -1,5 +1,7 @@
 #include "quantiles.h"
 
+#include "gapscope/analysis/gaps.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -75,3 +77,20 @@ std::vector<TimeNs> valuesAtRanks(const TimeNs* first, const TimeNs* last,
 }
 
 }  // namespace gapscope::analysis::gaps_detail
+
+namespace gapscope::analysis {
+
+Distribution distributionOf(const std::vector<TimeNs>& values) {
+  Distribution d;
+  d.count = values.size();
+  if (values.empty()) return d;
+  std::size_t n = values.size();
+  d.max = *std::max_element(values.begin(), values.end());
+  // Lower median and nearest-rank p90 (rank ceil(0.9 n)).
+  auto at = gaps_detail::valuesAtRanks(values.data(), values.data() + n, {(n - 1) / 2, (9 * n + 9) / 10 - 1});
+  d.median = at[0];
+  d.p90 = at[1];
+  return d;
+}
+
+}  // namespace gapscope::analysis

@@ -1,9 +1,8 @@
-// Per-step figures: for each ProfilerStep#N and device, busy and idle time
+// Per-step figures: for each step (steps.h) and device, busy and idle time
 // in the window from the first start to the last end of the GPU ops whose
 // launch call began inside the step's annotation. (The GPU runs behind the
 // CPU, so clipping to the annotation itself would cut a step's work in two.)
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <string_view>
 
@@ -12,22 +11,38 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-std::int64_t stepNumber(std::string_view name) {
-  auto hash = name.find('#');
-  std::int64_t n = -1;
-  if (hash == std::string_view::npos) return n;
-  std::from_chars(name.data() + hash + 1, name.data() + name.size(), n);
-  return n;
-}
+// Finds the step whose annotation holds a time; times come roughly in
+// order, so the last step found is tried first.
+class StepFinder {
+ public:
+  StepFinder(const Trace& trace, const std::vector<std::uint32_t>& steps) : trace_(trace), steps_(steps) {}
+  // The step whose annotation holds time t, or kNoIndex.
+  std::uint32_t at(TimeNs t) {
+    if (last_ != kNoIndex && contains(last_, t)) return last_;
+    auto it = std::upper_bound(steps_.begin(), steps_.end(), t, [&](TimeNs v, std::uint32_t s) {
+      return v < trace_.slices[s].start;
+    });
+    if (it == steps_.begin()) return kNoIndex;
+    auto step = static_cast<std::uint32_t>(it - steps_.begin() - 1);
+    if (!contains(step, t)) return kNoIndex;
+    last_ = step;
+    return step;
+  }
 
-// The step whose annotation holds time t, or kNoIndex.
-std::uint32_t stepAt(const Trace& trace, const std::vector<std::uint32_t>& steps, TimeNs t) {
-  auto it = std::upper_bound(steps.begin(), steps.end(), t, [&](TimeNs v, std::uint32_t s) {
-    return v < trace.slices[s].start;
-  });
-  if (it == steps.begin()) return kNoIndex;
-  --it;
-  return t < trace.slices[*it].end() ? static_cast<std::uint32_t>(it - steps.begin()) : kNoIndex;
+ private:
+  bool contains(std::uint32_t step, TimeNs t) const {
+    const Slice& a = trace_.slices[steps_[step]];
+    return a.start <= t && t < a.end();
+  }
+  const Trace& trace_;
+  const std::vector<std::uint32_t>& steps_;
+  std::uint32_t last_ = kNoIndex;
+};
+
+void countOp(SliceKind kind, StepStats& counts) {
+  if (kind == SliceKind::Kernel) ++counts.kernels;
+  if (kind == SliceKind::Memcpy) ++counts.memcpys;
+  if (kind == SliceKind::Memset) ++counts.memsets;
 }
 
 // Adds the part of each gap of `gaps` (sorted, disjoint) inside [lo, hi).
@@ -59,50 +74,53 @@ void clipToWindow(const Gap* listed, std::size_t listedCount, const std::vector<
 
 }  // namespace
 
-std::vector<StepWindow> stepWindows(const Trace& trace, const CallTable& calls,
-                                    const GpuTimelines& gpu) {
-  const auto& steps = calls.steps;
-  std::size_t deviceCount = gpu.devices.size();
-  std::vector<StepWindow> windows(steps.size() * deviceCount);
-  if (steps.empty()) return windows;
-  std::uint32_t step = kNoIndex;  // ops come roughly in launch order: try the last step first
+StepWork stepWork(const Trace& trace, const StepAnnotations& steps, const CallTable& calls,
+                  const GpuTimelines& gpu) {
+  const std::size_t deviceCount = gpu.devices.size();
+  StepWork work;
+  work.windows.resize(steps.slices.size() * deviceCount);
+  work.counts.resize(steps.slices.size());
+  if (steps.slices.empty()) return work;
+  StepFinder finder(trace, steps.slices);
   for (std::size_t di = 0; di < deviceCount; ++di) {
     for (std::uint32_t si : gpu.devices[di].streams) {
       for (const GpuOp& op : gpu.streams[si].ops) {
         if (op.call == kNoIndex) continue;
-        TimeNs launched = calls.calls[op.call].start;
-        if (step == kNoIndex || launched < trace.slices[steps[step]].start ||
-            launched >= trace.slices[steps[step]].end())
-          step = stepAt(trace, steps, launched);
+        std::uint32_t step = finder.at(calls.calls[op.call].start);
         if (step == kNoIndex) continue;
-        StepWindow& w = windows[step * deviceCount + di];
+        StepWindow& w = work.windows[step * deviceCount + di];
         w.lo = std::min(w.lo, op.start);
         w.hi = std::max(w.hi, op.end);
         ++w.ops;
+        countOp(trace.slices[op.slice].kind, work.counts[step]);
       }
     }
   }
-  return windows;
+  for (const CallRec& call : calls.calls) {
+    if (!isKernelLaunch(call.kind)) continue;
+    std::uint32_t step = finder.at(call.start);
+    if (step != kNoIndex) ++work.counts[step].launches;
+  }
+  return work;
 }
 
-void fillSteps(const Trace& trace, const CallTable& calls, const GpuTimelines& gpu,
-               const std::vector<StepWindow>& windows,
-               const std::vector<std::vector<GapSpan>>& unlisted, GapAnalysis& out) {
-  const auto& steps = calls.steps;
+void fillSteps(const Trace& trace, const StepAnnotations& steps, const GpuTimelines& gpu,
+               StepWork work, const std::vector<std::vector<GapSpan>>& unlisted, GapAnalysis& out) {
   std::size_t deviceCount = gpu.devices.size();
   std::vector<std::size_t> firstListed(deviceCount, 0);  // each device's gaps in out.gaps
   for (std::size_t di = 1; di < deviceCount; ++di)
     firstListed[di] = firstListed[di - 1] + gpu.devices[di - 1].listedGaps;
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const Slice& a = trace.slices[steps[i]];
-    StepStats step;
+  for (std::size_t i = 0; i < steps.slices.size(); ++i) {
+    const Slice& a = trace.slices[steps.slices[i]];
+    StepStats step = std::move(work.counts[i]);
     step.name = a.name;
-    step.number = stepNumber(trace.str(a.name));
-    step.annotation = steps[i];
+    step.number = steps.source == StepSource::ProfilerStep ? profilerStepNumber(trace.str(a.name))
+                                                            : static_cast<std::int64_t>(i + 1);
+    step.annotation = steps.slices[i];
     step.cpuStart = a.start;
     step.cpuEnd = a.end();
     for (std::size_t di = 0; di < deviceCount; ++di) {
-      const StepWindow& w = windows[i * deviceCount + di];
+      const StepWindow& w = work.windows[i * deviceCount + di];
       if (w.ops == 0) continue;
       UtilizationStats stats;
       stats.device = gpu.devices[di].device;

@@ -1,6 +1,7 @@
 // The operator table (PyTorch's key_averages) from the CPU forest and the
 // launch attribution of GPU work; see docs/operator-table.md.
 #include "gapscope/analysis/ops_table.h"
+#include "gapscope/analysis/steps.h"
 
 #include <string_view>
 #include <unordered_map>
@@ -30,12 +31,6 @@ struct RowKeyHash {
   }
 };
 
-// PyTorch folds the numbered steps of torch.profiler's schedule into one row.
-bool isProfilerStep(std::string_view name) {
-  constexpr std::string_view kStepPrefix = "ProfilerStep#";
-  return name.substr(0, kStepPrefix.size()) == kStepPrefix;
-}
-
 bool isAnnotation(SliceKind k) { return k == SliceKind::UserAnnotation || k == SliceKind::GpuUserAnnotation; }
 
 class RowAccumulator {
@@ -43,7 +38,8 @@ class RowAccumulator {
   RowAccumulator(const Trace& trace, bool groupByShapes) : trace_(trace), groupByShapes_(groupByShapes) {}
 
   OpRow& rowFor(const Slice& s, OpDevice device) {
-    const bool step = isProfilerStep(trace_.str(s.name));
+    // PyTorch folds the numbered steps of torch.profiler's schedule into one row.
+    const bool step = isProfilerStepName(trace_.str(s.name));
     RowKey key{step ? kAnyStep : s.name, groupByShapes_ ? s.shapes : kEmptyString, device, isAnnotation(s.kind)};
     auto [it, inserted] = index_.try_emplace(key, rows_.size());
     if (inserted) {

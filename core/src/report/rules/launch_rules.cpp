@@ -25,7 +25,8 @@ std::string topBlamedOps(const ReportInputs& in, std::size_t count) {
   return text;
 }
 
-bool isKernelLaunch(analysis::LaunchKind k) {
+// One launch, one kernel: graph launches run many and are left out.
+bool isSingleKernelLaunch(analysis::LaunchKind k) {
   return k == analysis::LaunchKind::Kernel || k == analysis::LaunchKind::DriverKernel;
 }
 
@@ -90,7 +91,7 @@ Finding launchDominatedKernels(const ReportInputs& in) {
   std::unordered_map<StringId, PerKernel> byName;
   std::int64_t total = 0, shortCount = 0;
   for (const auto& l : in.gaps.launches) {
-    if (!isKernelLaunch(l.kind) || l.firstOp == kNoIndex) continue;
+    if (!isSingleKernelLaunch(l.kind) || l.firstOp == kNoIndex) continue;
     ++total;
     PerKernel& k = byName[in.trace.slices[l.firstOp].name];
     ++k.launches;
