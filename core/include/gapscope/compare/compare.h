@@ -1,0 +1,154 @@
+// Two runs of a program compared: before and after a change (fusion,
+// torch.compile, a CUDA graph, another batch size). What got faster per
+// step, which idle time went away, which kernels replaced which.
+//
+// Every figure of a run is read from that run's single-trace analyses
+// (analysis::TraceAnalysis: the gap analysis with its per-step figures, the
+// kernel table, the operator table, the summary), never worked out a second
+// way, so `gapscope-cli diff` and `gapscope-cli gaps|kernels|ops` of the
+// same file agree. A run's figures are per step (analysis/steps.h says what
+// a step is) so runs with different step counts compare; the kernel and
+// operator rows count the whole trace.
+//
+// docs/compare.md has every definition, the matching rules and the JSON.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/ops_table.h"
+#include "gapscope/analysis/steps.h"
+#include "gapscope/analysis/trace_analysis.h"
+#include "gapscope/model/types.h"
+
+namespace gapscope::compare {
+
+// The largest device gap of a run (GapAnalysis::gaps, listed ones).
+struct LargestGap {
+  TimeNs dur = 0;  // 0: no listed gap
+  analysis::GapCause cause = analysis::GapCause::Other;
+  std::string after;  // name of the GPU op that ended it
+};
+
+// One run's figures. Per step: the mean over the steps of the gap
+// analysis' per-step figures (StepStats), or the whole trace's figures
+// when it has no steps (then steps == 1).
+struct RunFigures {
+  std::string file;
+  std::string producer;              // "PyTorch profiler (Kineto)", "gapscope recorder", ...
+  std::vector<std::string> devices;  // deviceProperties names, in device order
+  bool hasGpuActivity = false;
+  analysis::StepSource stepSource = analysis::StepSource::WholeTrace;
+  std::string stepName;  // "ProfilerStep#N", the repeated annotation, or "whole trace"
+  std::uint64_t steps = 0;
+  // Step time: the CPU duration of the step annotations (the trace span for
+  // the whole trace): median (lower) and p90 (nearest rank).
+  TimeNs stepTimeMedian = 0;
+  TimeNs stepTimeP90 = 0;
+  TimeNs stepTimeTotal = 0;  // sum over the steps
+  // The summary's GPU utilisation: busy / active window over all devices, 0..100.
+  double gpuBusyPct = 0;
+  double kernelsPerStep = 0;
+  // Kernel launch calls per step: runtime, driver and graph launches (one
+  // per graph, however many kernels it ran).
+  double launchesPerStep = 0;
+  // Device idle per step by cause, and the device active window per step
+  // they are a part of (both summed over devices), rounded to whole ns.
+  analysis::IdleByCause idlePerStep;
+  TimeNs activePerStep = 0;
+  TimeNs busyPerStep = 0;
+  LargestGap largestGap;
+  // Share (0..100) of the active window per step that the GPU sat idle for `cause`.
+  double idleSharePct(analysis::GapCause cause) const;
+};
+
+// How a kernel of one run was paired with kernels of the other.
+enum class KernelMatch : std::uint8_t {
+  Name,        // the same name in both runs
+  FusedOps,    // a fused kernel (Inductor's triton_*_fused_<ops>_N) whose op list names the
+               // operator that launched the other run's kernels
+  Operator,    // launched by the same operator (innermost cpu_op around the launch)
+  Annotation,  // launched under the same user annotation (innermost, not the step's)
+  None,        // in one run only
+};
+inline constexpr std::size_t kKernelMatchCount = 5;
+// "name", "fused_ops", "operator", "annotation", "none" (the JSON values).
+const char* kernelMatchName(KernelMatch match);
+
+// One kernel (or memcpy/memset) name and its whole-trace figures in each run.
+struct KernelDelta {
+  std::string name;
+  SliceKind kind = SliceKind::Kernel;
+  std::uint64_t countA = 0;
+  std::uint64_t countB = 0;
+  TimeNs timeA = 0;  // total GPU time
+  TimeNs timeB = 0;
+  KernelMatch matchedBy = KernelMatch::None;
+  int group = -1;  // index into Comparison::groups; -1 for Name and None
+};
+
+// Kernels of A that became kernels of B when their names differ: one to
+// one, many to one (6 eager kernels -> 1 fused kernel) or many to many.
+struct KernelGroup {
+  KernelMatch matchedBy = KernelMatch::None;
+  std::string key;  // what they share: the operator(s), the annotation(s), or the fused kernel(s)
+  std::vector<std::string> kernelsA;
+  std::vector<std::string> kernelsB;
+  std::uint64_t countA = 0;
+  std::uint64_t countB = 0;
+  TimeNs timeA = 0;
+  TimeNs timeB = 0;
+};
+
+// One operator-table row (CPU events: ops, annotations, runtime calls) in
+// each run; kernels are compared in Comparison::kernels.
+struct OpDelta {
+  std::string name;
+  std::string inputShapes;  // when matched by shapes
+  bool annotation = false;
+  std::int64_t callsA = 0;
+  std::int64_t callsB = 0;
+  TimeNs selfCpuA = 0;
+  TimeNs selfCpuB = 0;
+  TimeNs deviceA = 0;  // device total: GPU time of the work it and its children launched
+  TimeNs deviceB = 0;
+};
+
+struct CompareOptions {
+  // Key operator rows by input shapes too when both runs recorded them.
+  bool opsByShapes = true;
+};
+
+struct Comparison {
+  std::array<RunFigures, 2> runs;  // A, B
+  // Every kernel name of either run, by the size of the change of its time
+  // per step, largest first.
+  std::vector<KernelDelta> kernels;
+  std::vector<KernelGroup> groups;  // by the size of the change, largest first
+  std::vector<OpDelta> ops;         // by the size of the change per step, largest first
+  bool opsByShapes = false;         // rows were keyed by input shapes
+  // A's median step time / B's: above 1, B is faster. 0 when either is 0.
+  double speedup = 0;
+  // "B is 2.9x faster per step (...); launch-overhead idle fell from 61% to
+  // 4% of the GPU's active time; 14 kernels per step became 3; ..."
+  std::string verdict;
+  // What makes the two runs less comparable (other GPUs, other producers,
+  // other step definitions), each a sentence.
+  std::vector<std::string> warnings;
+
+  // How much a whole-trace time changed per step: b / B's steps - a / A's steps.
+  double changePerStep(TimeNs a, TimeNs b) const;
+};
+
+// Computes what it needs of both analyses (each part once; the two runs on
+// two threads) and compares them.
+Comparison compareTraces(const analysis::TraceAnalysis& a, const analysis::TraceAnalysis& b,
+                         const CompareOptions& options = {});
+
+// The figures of one run, as compareTraces() reports them.
+RunFigures runFigures(const analysis::TraceAnalysis& run);
+
+}  // namespace gapscope::compare

@@ -1,0 +1,74 @@
+// compareTraces(): both runs' analyses (computed side by side), their
+// figures, the kernel and operator matching, the verdict and warnings.
+#include <thread>
+
+#include "compare/compare_detail.h"
+#include "gapscope/compare/compare.h"
+
+namespace gapscope::compare {
+namespace {
+
+using analysis::TraceAnalysis;
+
+// Whether any CPU op of the trace carries input shapes (record_shapes=True).
+bool hasShapes(const Trace& trace) {
+  for (const Track& t : trace.tracks) {
+    if (t.kind != TrackKind::CpuThread) continue;
+    for (const Slice* s = trace.trackBegin(t); s != trace.trackEnd(t); ++s)
+      if (s->kind == SliceKind::CpuOp && s->shapes != kEmptyString) return true;
+  }
+  return false;
+}
+
+// The run's operator table keyed as asked: the held one when its grouping
+// fits, else the same function with the other grouping.
+analysis::OpTable opTableFor(const TraceAnalysis& run, bool byShapes) {
+  if (run.options().ops.groupByShapes == byShapes) return run.ops();
+  analysis::OpTableOptions options = run.options().ops;
+  options.groupByShapes = byShapes;
+  return analysis::buildOpTable(run.trace(), options);
+}
+
+detail::KernelSide kernelSide(const TraceAnalysis& run, const RunFigures& figures) {
+  return {&run.kernels(), &run.trace(),
+          figures.stepSource == analysis::StepSource::RepeatedAnnotation ? run.gaps().stepName : kEmptyString};
+}
+
+}  // namespace
+
+const char* kernelMatchName(KernelMatch match) {
+  switch (match) {
+    case KernelMatch::Name: return "name";
+    case KernelMatch::FusedOps: return "fused_ops";
+    case KernelMatch::Operator: return "operator";
+    case KernelMatch::Annotation: return "annotation";
+    case KernelMatch::None: return "none";
+  }
+  return "none";
+}
+
+double Comparison::changePerStep(TimeNs a, TimeNs b) const {
+  return detail::perStep(b, runs[1].steps) - detail::perStep(a, runs[0].steps);
+}
+
+Comparison compareTraces(const TraceAnalysis& a, const TraceAnalysis& b, const CompareOptions& options) {
+  {
+    // Each run's parts at once, the two runs side by side.
+    std::thread other([&] { b.computeAll(); });
+    a.computeAll();
+    other.join();
+  }
+  Comparison c;
+  c.runs = {runFigures(a), runFigures(b)};
+  c.opsByShapes = options.opsByShapes && hasShapes(a.trace()) && hasShapes(b.trace());
+  detail::matchKernels(kernelSide(a, c.runs[0]), kernelSide(b, c.runs[1]), c);
+  detail::matchOps(opTableFor(a, c.opsByShapes), opTableFor(b, c.opsByShapes), c);
+  const TimeNs ta = c.runs[0].stepTimeMedian;
+  const TimeNs tb = c.runs[1].stepTimeMedian;
+  c.speedup = ta > 0 && tb > 0 ? static_cast<double>(ta) / static_cast<double>(tb) : 0.0;
+  c.verdict = detail::makeVerdict(c);
+  c.warnings = detail::makeWarnings(c);
+  return c;
+}
+
+}  // namespace gapscope::compare

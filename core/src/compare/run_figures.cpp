@@ -1,0 +1,121 @@
+// One run's figures for a comparison, read from its single-trace analyses:
+// the gap analysis' per-step figures (or its whole-trace figures), its
+// verdict's utilisation, the summary's span and kernel count.
+#include <cmath>
+
+#include "compare/compare_detail.h"
+#include "gapscope/compare/compare.h"
+
+namespace gapscope::compare {
+namespace {
+
+using analysis::GapAnalysis;
+using analysis::GapCause;
+using analysis::kGapCauseCount;
+
+TimeNs roundedDiv(TimeNs total, std::uint64_t n) {
+  return n == 0 ? 0 : static_cast<TimeNs>(std::llround(static_cast<double>(total) / static_cast<double>(n)));
+}
+
+// Device idle, active and busy time summed over devices of some UtilizationStats.
+struct DeviceTotals {
+  analysis::IdleByCause idle;
+  TimeNs active = 0;
+  TimeNs busy = 0;
+  void add(const analysis::UtilizationStats& d) {
+    for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] += d.idle.ns[c];
+    active += d.activeNs();
+    busy += d.busyNs;
+  }
+};
+
+void setPerStep(RunFigures& f, const DeviceTotals& totals, std::uint64_t kernels, std::uint64_t launches) {
+  const double steps = static_cast<double>(f.steps);
+  f.kernelsPerStep = static_cast<double>(kernels) / steps;
+  f.launchesPerStep = static_cast<double>(launches) / steps;
+  for (std::size_t c = 0; c < kGapCauseCount; ++c) f.idlePerStep.ns[c] = roundedDiv(totals.idle.ns[c], f.steps);
+  f.activePerStep = roundedDiv(totals.active, f.steps);
+  f.busyPerStep = roundedDiv(totals.busy, f.steps);
+}
+
+void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
+  DeviceTotals totals;
+  std::uint64_t kernels = 0;
+  std::uint64_t launches = 0;
+  std::vector<TimeNs> times;
+  times.reserve(gaps.steps.size());
+  for (const analysis::StepStats& s : gaps.steps) {
+    for (const auto& d : s.devices) totals.add(d);
+    kernels += s.kernels;
+    launches += s.launches;
+    times.push_back(s.cpuNs());
+    f.stepTimeTotal += s.cpuNs();
+  }
+  f.steps = gaps.steps.size();
+  const analysis::Distribution d = analysis::distributionOf(times);
+  f.stepTimeMedian = d.median;
+  f.stepTimeP90 = d.p90;
+  setPerStep(f, totals, kernels, launches);
+}
+
+void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
+  const GapAnalysis& gaps = run.gaps();
+  DeviceTotals totals;
+  for (const auto& d : gaps.devices) totals.add(d);
+  f.steps = 1;
+  f.stepTimeMedian = f.stepTimeP90 = f.stepTimeTotal = run.summary().span();
+  setPerStep(f, totals, run.summary().kernels, gaps.launchStats.kernelLaunchCalls);
+}
+
+LargestGap largestDeviceGap(const Trace& trace, const GapAnalysis& gaps) {
+  LargestGap largest;
+  for (const analysis::Gap& g : gaps.gaps) {
+    if (g.stream >= 0 || g.dur <= largest.dur) continue;  // device gaps only
+    largest.dur = g.dur;
+    largest.cause = g.cause;
+    largest.after = g.after == kNoIndex ? std::string() : std::string(trace.str(trace.slices[g.after].name));
+  }
+  return largest;
+}
+
+std::string stepNameOf(const Trace& trace, const GapAnalysis& gaps) {
+  switch (gaps.stepSource) {
+    case analysis::StepSource::ProfilerStep: return "ProfilerStep#N";
+    case analysis::StepSource::RepeatedAnnotation: return std::string(trace.str(gaps.stepName));
+    case analysis::StepSource::WholeTrace: break;
+  }
+  return "whole trace";
+}
+
+}  // namespace
+
+double RunFigures::idleSharePct(GapCause cause) const {
+  return activePerStep > 0 ? 100.0 * static_cast<double>(idlePerStep[cause]) / static_cast<double>(activePerStep)
+                           : 0.0;
+}
+
+RunFigures runFigures(const analysis::TraceAnalysis& run) {
+  const Trace& trace = run.trace();
+  const GapAnalysis& gaps = run.gaps();
+  RunFigures f;
+  f.file = trace.metadata.sourcePath;
+  f.producer = detail::producerOf(trace);
+  for (const DeviceProperties& d : trace.metadata.devices) f.devices.push_back(d.name);
+  f.hasGpuActivity = gaps.hasGpuActivity;
+  f.stepSource = gaps.stepSource;
+  f.stepName = stepNameOf(trace, gaps);
+  f.gpuBusyPct = 100.0 * gaps.verdict.utilization;
+  if (gaps.steps.empty()) {
+    // Also a trace without GPU activity, for which the gap analysis lists
+    // no steps: its whole trace is the one step.
+    f.stepSource = analysis::StepSource::WholeTrace;
+    f.stepName = "whole trace";
+    fromWholeTrace(run, f);
+  } else {
+    fromSteps(gaps, f);
+  }
+  f.largestGap = largestDeviceGap(trace, gaps);
+  return f;
+}
+
+}  // namespace gapscope::compare

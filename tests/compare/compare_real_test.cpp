@@ -1,0 +1,161 @@
+// compareTraces() on real PyTorch pairs from tests/data/h200: per-step
+// kernel and launch counts against counts made here from the JSON, and
+// every per-run figure and row against the single-trace analyses of the
+// same file (no second implementation).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/kernel_table.h"
+#include "gapscope/analysis/ops_table.h"
+#include "gapscope/compare/compare.h"
+#include "gapscope/io/chrome_reader.h"
+
+namespace gapscope::compare {
+namespace {
+
+std::string dataPath(const std::string& name) { return std::string(GAPSCOPE_TEST_DATA_DIR) + "/h200/" + name + ".json"; }
+
+std::shared_ptr<const analysis::TraceAnalysis> load(const std::string& name) {
+  io::LoadResult r = io::loadChromeTrace(dataPath(name));
+  EXPECT_TRUE(r.ok()) << r.error;
+  return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
+}
+
+// Counts made from the JSON: per step annotation (ProfilerStep#N), the
+// kernels whose launch call (same args.correlation) began inside it and
+// the kernel launch calls that began inside it.
+struct JsonCounts {
+  std::size_t steps = 0;
+  std::size_t kernels = 0;
+  std::size_t launches = 0;
+};
+
+JsonCounts countFromJson(const std::string& name) {
+  std::ifstream in(dataPath(name));
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const std::set<std::string> launchNames{"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
+                                          "cuLaunchKernelEx", "cudaGraphLaunch"};
+  std::vector<std::pair<double, double>> steps;  // [start, end) in us
+  std::map<long long, double> callStart;         // correlation -> launch call start (us)
+  std::vector<double> launchStarts;
+  std::vector<long long> kernelCorrelations;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e.value("ph", "") != "X") continue;
+    const std::string cat = e.value("cat", "");
+    const std::string n = e.value("name", "");
+    const double ts = e["ts"].get<double>();
+    if (cat == "user_annotation" && n.rfind("ProfilerStep#", 0) == 0) steps.emplace_back(ts, ts + e["dur"].get<double>());
+    if ((cat == "cuda_runtime" || cat == "cuda_driver") && e.contains("args") && e["args"].contains("correlation")) {
+      callStart[e["args"]["correlation"].get<long long>()] = ts;
+      if (launchNames.count(n)) launchStarts.push_back(ts);
+    }
+    if (cat == "kernel") kernelCorrelations.push_back(e["args"]["correlation"].get<long long>());
+  }
+  auto inStep = [&](double t) {
+    for (const auto& [lo, hi] : steps)
+      if (t >= lo && t < hi) return true;
+    return false;
+  };
+  JsonCounts c;
+  c.steps = steps.size();
+  for (long long corr : kernelCorrelations) {
+    auto it = callStart.find(corr);
+    c.kernels += it != callStart.end() && inStep(it->second);
+  }
+  for (double t : launchStarts) c.launches += inStep(t);
+  return c;
+}
+
+class RealPair : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(RealPair, PerStepCountsMatchTheJson) {
+  const auto& [nameA, nameB] = GetParam();
+  const Comparison c = compareTraces(*load(nameA), *load(nameB));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const JsonCounts json = countFromJson(i == 0 ? nameA : nameB);
+    const RunFigures& r = c.runs[i];
+    ASSERT_GT(json.steps, 0u);
+    EXPECT_EQ(r.stepSource, analysis::StepSource::ProfilerStep);
+    EXPECT_EQ(r.steps, json.steps);
+    EXPECT_DOUBLE_EQ(r.kernelsPerStep, static_cast<double>(json.kernels) / static_cast<double>(json.steps));
+    EXPECT_DOUBLE_EQ(r.launchesPerStep, static_cast<double>(json.launches) / static_cast<double>(json.steps));
+  }
+}
+
+TEST_P(RealPair, RunFiguresAreTheSingleTraceFigures) {
+  const auto& [nameA, nameB] = GetParam();
+  const auto a = load(nameA);
+  const auto b = load(nameB);
+  const Comparison c = compareTraces(*a, *b);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Trace& trace = (i == 0 ? a : b)->trace();
+    const RunFigures& r = c.runs[i];
+    // Each single-trace analysis computed afresh, as the CLI's gaps/kernels/ops do.
+    const analysis::GapAnalysis gaps = analysis::analyzeGaps(trace);
+    EXPECT_DOUBLE_EQ(r.gpuBusyPct, 100.0 * gaps.verdict.utilization);
+    ASSERT_EQ(r.steps, gaps.steps.size());
+    analysis::IdleByCause idle;
+    std::vector<TimeNs> times;
+    for (const auto& s : gaps.steps) {
+      times.push_back(s.cpuEnd - s.cpuStart);
+      for (const auto& d : s.devices)
+        for (std::size_t k = 0; k < analysis::kGapCauseCount; ++k) idle.ns[k] += d.idle.ns[k];
+    }
+    for (std::size_t k = 0; k < analysis::kGapCauseCount; ++k)
+      EXPECT_EQ(r.idlePerStep.ns[k], std::llround(static_cast<double>(idle.ns[k]) / static_cast<double>(r.steps)));
+    std::sort(times.begin(), times.end());
+    EXPECT_EQ(r.stepTimeMedian, times[(times.size() - 1) / 2]);
+
+    const analysis::KernelTable kernels = analysis::buildKernelTable(trace);
+    std::size_t rowsOfRun = 0;
+    for (const KernelDelta& d : c.kernels) {
+      const std::uint64_t count = i == 0 ? d.countA : d.countB;
+      const TimeNs time = i == 0 ? d.timeA : d.timeB;
+      if (count == 0) continue;
+      ++rowsOfRun;
+      auto it = std::find_if(kernels.rows.begin(), kernels.rows.end(), [&](const auto& k) { return k.name == d.name; });
+      ASSERT_NE(it, kernels.rows.end()) << d.name;
+      EXPECT_EQ(count, static_cast<std::uint64_t>(it->calls)) << d.name;
+      EXPECT_EQ(time, it->total) << d.name;
+    }
+    EXPECT_EQ(rowsOfRun, kernels.rows.size());
+
+    ASSERT_TRUE(c.opsByShapes);  // these traces were recorded with record_shapes=True
+    const analysis::OpTable ops = analysis::buildOpTable(trace, {true});
+    for (const analysis::OpRow& row : ops.rows) {
+      if (row.device != analysis::OpDevice::Cpu) continue;
+      auto it = std::find_if(c.ops.begin(), c.ops.end(), [&](const OpDelta& o) {
+        return o.name == row.name && o.inputShapes == row.inputShapes && o.annotation == row.annotation;
+      });
+      ASSERT_NE(it, c.ops.end()) << row.name;
+      EXPECT_EQ(i == 0 ? it->callsA : it->callsB, row.calls) << row.name;
+      EXPECT_EQ(i == 0 ? it->selfCpuA : it->selfCpuB, row.selfCpu) << row.name;
+      EXPECT_EQ(i == 0 ? it->deviceA : it->deviceB, row.deviceTotal) << row.name;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(H200, RealPair,
+                         ::testing::Values(std::make_pair("split_stack_eager", "combined_eager"),
+                                           std::make_pair("matmul_add_64_bf16_eager", "linear_64x4096_eager"),
+                                           std::make_pair("mlp_eager", "split_stack_eager")));
+
+TEST(RealPair, SplitStackVersusCombined) {
+  const Comparison c = compareTraces(*load("split_stack_eager"), *load("combined_eager"));
+  // 16 slices through LayerNorm + tanh each, against one LayerNorm + tanh.
+  EXPECT_GT(c.speedup, 1.0);
+  EXPECT_NE(c.verdict.find("B is "), std::string::npos);
+  EXPECT_NE(c.verdict.find("faster per step"), std::string::npos) << c.verdict;
+  EXPECT_NE(c.verdict.find("35 kernels per step became 4"), std::string::npos) << c.verdict;
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+}  // namespace
+}  // namespace gapscope::compare
