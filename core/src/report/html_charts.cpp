@@ -1,5 +1,6 @@
 #include "report/html_charts.h"
 
+#include <array>
 #include <algorithm>
 #include <cstdio>
 
@@ -47,6 +48,23 @@ double niceMax(double v) {
   return 10 * p;
 }
 
+// A swatch and a label per idle cause, after `before` (colour, label) pairs, from x along y = 8.
+void legend(std::string& s, double x, const std::vector<std::pair<const char*, std::string>>& before) {
+  std::vector<std::pair<const char*, std::string>> entries = before;
+  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
+    auto cause = static_cast<analysis::GapCause>(c);
+    entries.emplace_back(causeColor(cause), analysis::gapCauseLabel(cause));
+  }
+  for (const auto& [color, label] : entries) {
+    s += rect(x, 8, 12, 12, color);
+    s += text(x + 16, 18, format::escapeHtml(label), "lbl");
+    x += 30 + 7.0 * static_cast<double>(label.size());
+  }
+}
+
+constexpr const char* kBusyColor = "#2e7d32";
+constexpr const char* kOutsideColor = "#cfd6dd";
+
 }  // namespace
 
 std::string utilizationSvg(const Report& r) {
@@ -68,7 +86,7 @@ std::string utilizationSvg(const Report& r) {
       TimeNs b0 = u.start + static_cast<TimeNs>(i) * u.binNs;
       double x = xOf(b0), x1 = xOf(std::min(b0 + u.binNs, r.trace.end));
       double h = std::max(1.0, lane * u.busyPct[i] / 100.0);  // any work stays visible
-      s += rect(x, y0 + lane - h, x1 - x + 0.3, h, "#2e7d32",
+      s += rect(x, y0 + lane - h, x1 - x + 0.3, h, kBusyColor,
                 format::escapeHtml(format::formatDuration(b0 - r.trace.start) + ": " +
                                    format::formatPercent(u.busyPct[i]) + " busy"));
     }
@@ -132,14 +150,7 @@ std::string gapHistogramSvg(const Report& r) {
     if (b.total() > 0) s += text(x + w / 2, y - 4, std::to_string(b.total()), "tick", "middle");
     s += text(x + w / 2, top + plotH + 16, format::escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick", "middle");
   }
-  double lx = left;
-  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
-    auto cause = static_cast<analysis::GapCause>(c);
-    s += rect(lx, 8, 12, 12, causeColor(cause));
-    std::string label = analysis::gapCauseLabel(cause);
-    s += text(lx + 16, 18, format::escapeHtml(label), "lbl");
-    lx += 30 + 7.0 * static_cast<double>(label.size());
-  }
+  legend(s, left, {});
   s += text(left + plotW / 2, H - 6, "gap length (whole device idle)", "tick", "middle");
   return s + "</svg>";
 }
@@ -164,6 +175,58 @@ std::string distributionSvg(const std::vector<DistributionBucket>& buckets, cons
               format::escapeHtml(std::to_string(b.count) + " in " + bucketLabel(b.minNs, b.maxNs)));
     if (b.count > 0) s += text(x + w / 2, top + plotH - h - 3, std::to_string(b.count), "tick", "middle");
     s += text(x + w / 2, top + plotH + 14, format::escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick small", "middle");
+  }
+  return s + "</svg>";
+}
+
+}  // namespace gapscope::report
+
+namespace gapscope::report {
+
+std::string stepBarsSvg(const compare::Comparison& c) {
+  // Per run: GPU busy, then idle by cause (together the GPU window), then
+  // the rest of the mean step time, outside any GPU work.
+  struct Bar {
+    TimeNs step = 0;  // mean step time
+    std::vector<std::pair<TimeNs, const char*>> parts;
+  };
+  std::array<Bar, 2> bars;
+  TimeNs longest = 1;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const compare::RunFigures& r = c.runs[i];
+    Bar& b = bars[i];
+    b.step = r.steps ? r.stepTimeTotal / static_cast<TimeNs>(r.steps) : 0;
+    b.parts.emplace_back(r.busyPerStep, kBusyColor);
+    for (std::size_t k = 0; k < analysis::kGapCauseCount; ++k)
+      b.parts.emplace_back(r.idlePerStep.ns[k], causeColor(static_cast<analysis::GapCause>(k)));
+    b.parts.emplace_back(std::max<TimeNs>(0, b.step - r.activePerStep), kOutsideColor);
+    TimeNs total = 0;
+    for (const auto& [ns, color] : b.parts) total += ns;
+    longest = std::max({longest, total, b.step});
+  }
+  const double W = 1000, left = 34, right = 150, top = 34, lane = 34, gap = 16;
+  const double plotW = W - left - right, H = top + 2 * lane + gap + 28;
+  auto width = [&](TimeNs ns) { return plotW * static_cast<double>(ns) / static_cast<double>(longest); };
+  std::string s = svgOpen(W, H, "A step of run A and of run B: GPU busy, idle by cause, outside the GPU window");
+  legend(s, left, {{kBusyColor, "GPU busy"}, {kOutsideColor, "outside the GPU window"}});
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double y = top + static_cast<double>(i) * (lane + gap);
+    double x = left;
+    s += text(left - 8, y + lane / 2 + 5, i == 0 ? "A" : "B", "lbl", "end");
+    for (const auto& [ns, color] : bars[i].parts) {
+      if (ns <= 0) continue;
+      s += rect(x, y, width(ns), lane, color, format::escapeHtml(format::formatDuration(ns) + " per step"));
+      x += width(ns);
+    }
+    s += text(x + 6, y + lane / 2 + 5,
+              format::escapeHtml(format::formatDuration(bars[i].step) + " per step (mean)"), "lbl");
+  }
+  const double axisY = top + 2 * lane + gap + 6;
+  for (int i = 0; i <= 4; ++i) {
+    const double x = left + plotW * i / 4;
+    s += line(x, axisY, x, axisY + 5, "axis");
+    const std::string label = format::formatDuration(longest * i / 4, format::DurationStyle::AxisLabel);
+    s += text(x, axisY + 18, format::escapeHtml(label), "tick", i == 0 ? "start" : i == 4 ? "end" : "middle");
   }
   return s + "</svg>";
 }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "gapscope/compare/compare.h"
 #include "gapscope/report/report.h"
 
 namespace gapscope::report {
@@ -12,6 +13,9 @@ namespace gapscope::report {
 std::string utilizationSvg(const Report& report);
 // Device gaps by length, stacked by cause, with a legend.
 std::string gapHistogramSvg(const Report& report);
+// One bar per run of the comparison: a mean step, split into GPU busy,
+// idle by cause and the time outside the GPU window, on one scale.
+std::string stepBarsSvg(const compare::Comparison& comparison);
 // A plain bar chart of one distribution (launch or queue times).
 std::string distributionSvg(const std::vector<DistributionBucket>& buckets, const std::string& title);
 

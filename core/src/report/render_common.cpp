@@ -9,7 +9,7 @@
 
 namespace gapscope::report {
 
-std::string humanCell(const Column& column, const Cell& cell) {
+std::string cellText(const Column& column, const Cell& cell) {
   if (std::holds_alternative<std::monostate>(cell)) return "-";
   if (const auto* s = std::get_if<std::string>(&cell)) return column.abbreviate ? kernelLabel(*s) : *s;
   if (const auto* i = std::get_if<std::int64_t>(&cell)) {

@@ -1,16 +1,16 @@
-// Internal: what the human formats (html, md) share: cell text, bucket
-// labels, the cause palette, and the order of sections.
+// Internal: what the report formats share: bucket labels, the cause
+// palette, the order of sections, and one renderer of a table per format.
+// (cellText, the text of a cell, is public: report.h.)
 #pragma once
 
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "gapscope/report/report.h"
 
 namespace gapscope::report {
 
-// A cell as a human reads it, before format escaping: durations with a unit,
-// percentages with one decimal, unknown as "-", abbreviated kernel names.
-std::string humanCell(const Column& column, const Cell& cell);
 // The full text of a text cell ("" for other kinds); tooltips use it.
 std::string fullText(const Cell& cell);
 // "1-2 µs", ">= 10 ms", "< 0" for a histogram bucket.
@@ -19,6 +19,16 @@ std::string bucketLabel(TimeNs minNs, TimeNs maxNs);
 const char* causeColor(analysis::GapCause cause);
 // A Unicode block sparkline (▁..█) of 0..100 values, resampled to `width` characters.
 std::string sparkline(const std::vector<double>& pct, std::size_t width);
+
+// One table in each format, shared by every report that shows tables.
+extern const char* const kHtmlStyle;  // the HTML reports' style sheet
+// <!DOCTYPE ...> up to <body>, with the style sheet and a CSP that forbids scripts.
+void htmlHead(std::string& out, const std::string& title, const std::string& generator);
+void htmlTable(std::string& out, const Table& t);
+void htmlTableWithHeading(std::string& out, const Table& t);  // <h3>, the note, the table
+void markdownTable(std::string& out, const Table& t);
+nlohmann::ordered_json tableJson(const Table& t);
+std::string tableCsv(const Table& t);  // RFC 4180, header row = the column ids
 
 // Tables in the order the human formats show them, grouped by heading.
 struct Section {

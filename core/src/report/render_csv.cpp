@@ -6,6 +6,7 @@
 #include "gapscope/format/escape.h"
 #include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
+#include "report/render_common.h"
 
 namespace gapscope::report {
 namespace {
@@ -23,6 +24,8 @@ void appendRow(std::string& out, const std::vector<std::string>& fields) {
   out += "\r\n";  // RFC 4180 line ends
 }
 
+}  // namespace
+
 std::string tableCsv(const Table& t) {
   std::string out;
   std::vector<std::string> header;
@@ -36,6 +39,8 @@ std::string tableCsv(const Table& t) {
   }
   return out;
 }
+
+namespace {
 
 std::string summaryCsv(const Report& r) {
   std::string out;

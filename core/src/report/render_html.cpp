@@ -18,7 +18,9 @@ namespace {
 
 std::string h(std::string_view text) { return format::escapeHtml(text); }
 
-constexpr const char* kStyle = R"CSS(
+}  // namespace
+
+const char* const kHtmlStyle = R"CSS(
 :root { --fg: #1d232a; --muted: #5c6670; --line: #d8dde2; --bad: #c0392b; --ok: #2e7d32; --bg2: #f6f8fa; }
 * { box-sizing: border-box; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -66,9 +68,11 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 }
 )CSS";
 
+namespace {
 bool isNumeric(ColumnKind k) { return k != ColumnKind::Text; }
+}  // namespace
 
-void table(std::string& out, const Table& t) {
+void htmlTable(std::string& out, const Table& t) {
   if (t.rows.empty()) {
     out += "<p class=\"note\">None.</p>\n";
     return;
@@ -82,7 +86,7 @@ void table(std::string& out, const Table& t) {
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
       const Column& c = t.columns[i];
       Cell cell = i < row.size() ? row[i] : Cell{};
-      std::string shown = h(humanCell(c, cell));
+      std::string shown = h(cellText(c, cell));
       if (isNumeric(c.kind)) {
         out += "<td class=\"n\">" + shown + "</td>";
       } else if (c.abbreviate && !fullText(cell).empty()) {
@@ -99,11 +103,21 @@ void table(std::string& out, const Table& t) {
            " rows shown.</p>\n";
 }
 
-void tableWithHeading(std::string& out, const Table& t) {
+void htmlTableWithHeading(std::string& out, const Table& t) {
   out += "<h3>" + h(t.title) + "</h3>\n";
   if (!t.note.empty()) out += "<p class=\"note\">" + h(t.note) + "</p>\n";
-  table(out, t);
+  htmlTable(out, t);
 }
+
+void htmlHead(std::string& out, const std::string& title, const std::string& generator) {
+  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
+  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
+  out += "<meta name=\"generator\" content=\"" + h(generator) + "\"/>\n";
+  out += "<title>" + h(title) + "</title>\n<style>" + std::string(kHtmlStyle) + "</style>\n</head>\n<body>\n";
+}
+
+namespace {
 
 void header(std::string& out, const Report& r) {
   out += "<header>\n<h1>" + h(r.title) + "</h1>\n";
@@ -130,7 +144,7 @@ void findings(std::string& out, const Report& r) {
     if (f.estimatedSavingNs > 0)
       out += "<p class=\"saving\">Could save up to " + h(format::formatDuration(f.estimatedSavingNs)) + ".</p>\n";
     out += "<p class=\"note\">Rule: " + h(f.threshold) + ".</p>\n";
-    table(out, f.evidence);
+    htmlTable(out, f.evidence);
     out += "<ul class=\"advice\">\n";
     for (const auto& a : f.advice) out += "<li>" + h(a) + "</li>\n";
     out += "</ul>\n</div>\n";
@@ -164,7 +178,7 @@ void traceSection(std::string& out, const Report& r) {
   kv("Launches", std::to_string(r.launches.count) + " matched to GPU work, " + std::to_string(r.launches.unmatched) +
                      " unmatched, " + std::to_string(r.launches.outliers) + " slow outliers");
   out += "</tbody></table>\n";
-  if (const Table* issues = r.table("import_issues"); issues && !issues->rows.empty()) tableWithHeading(out, *issues);
+  if (const Table* issues = r.table("import_issues"); issues && !issues->rows.empty()) htmlTableWithHeading(out, *issues);
   out += "</section>\n";
 }
 
@@ -180,7 +194,7 @@ void sections(std::string& out, const Report& r) {
       std::string svg = gapHistogramSvg(r);
       if (!svg.empty()) out += "<h3>Gap histogram</h3>\n" + svg + "\n";
     }
-    for (const Table* t : s.tables) tableWithHeading(out, *t);
+    for (const Table* t : s.tables) htmlTableWithHeading(out, *t);
     if (heading == "Launches") {
       out += "<div class=\"charts-row\">" + distributionSvg(r.charts.launchHistogram, "Launch call duration") +
              distributionSvg(r.charts.queueHistogram, "Queue time (call end to GPU start)") + "</div>\n";
@@ -194,11 +208,7 @@ void sections(std::string& out, const Report& r) {
 std::string renderHtml(const Report& r) {
   std::string out;
   out.reserve(64 * 1024);
-  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
-  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n";
-  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
-  out += "<meta name=\"generator\" content=\"" + h(r.generator) + "\"/>\n";
-  out += "<title>" + h(r.title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  htmlHead(out, r.title, r.generator);
   header(out, r);
   findings(out, r);
   traceSection(out, r);

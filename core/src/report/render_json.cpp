@@ -7,6 +7,7 @@
 
 #include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
+#include "report/render_common.h"
 
 namespace gapscope::report {
 namespace {
@@ -37,7 +38,9 @@ json cellJson(const Column& column, const Cell& cell) {
   return column.kind == ColumnKind::Percent ? round2(v) : (std::isfinite(v) ? v : 0.0);
 }
 
-json tableJson(const Table& t) {
+}  // namespace
+
+nlohmann::ordered_json tableJson(const Table& t) {
   json columns = json::array();
   for (const Column& c : t.columns)
     columns.push_back({{"id", c.id}, {"header", c.header}, {"kind", columnKindName(c.kind)}});
@@ -50,6 +53,8 @@ json tableJson(const Table& t) {
   return {{"title", t.title}, {"note", t.note},        {"total_rows", t.totalRows},
           {"columns", columns}, {"rows", std::move(rows)}};
 }
+
+namespace {
 
 json bound(TimeNs ns, bool unbounded) { return unbounded ? json(nullptr) : json(format::usNumber(ns)); }
 

@@ -14,7 +14,9 @@ namespace {
 
 std::string md(std::string_view text) { return format::escapeMarkdown(text); }
 
-void table(std::string& out, const Table& t) {
+}  // namespace
+
+void markdownTable(std::string& out, const Table& t) {
   if (t.rows.empty()) {
     out += "_None._\n\n";
     return;
@@ -27,7 +29,7 @@ void table(std::string& out, const Table& t) {
   for (const auto& row : t.rows) {
     out += "|";
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
-      std::string cell = i < row.size() ? humanCell(t.columns[i], row[i]) : "-";
+      std::string cell = i < row.size() ? cellText(t.columns[i], row[i]) : "-";
       out += " " + md(cell) + " |";
     }
     out += "\n";
@@ -36,6 +38,8 @@ void table(std::string& out, const Table& t) {
     out += "\n_" + std::to_string(t.rows.size()) + " of " + std::to_string(t.totalRows) + " rows shown._\n";
   out += "\n";
 }
+
+namespace {
 
 void traceSection(std::string& out, const Report& r) {
   const TraceInfo& t = r.trace;
@@ -65,7 +69,7 @@ void findingsSection(std::string& out, const Report& r) {
     out += "### " + md(f.title) + " (" + md(f.id) + ")\n\n" + md(f.summary) + "\n\n";
     if (f.estimatedSavingNs > 0) out += "Could save up to " + md(format::formatDuration(f.estimatedSavingNs)) + ".\n\n";
     out += "Rule: " + md(f.threshold) + ".\n\n";
-    table(out, f.evidence);
+    markdownTable(out, f.evidence);
     out += "What to do:\n\n";
     for (const auto& a : f.advice) out += "- " + md(a) + "\n";
     out += "\n";
@@ -118,7 +122,7 @@ std::string renderMarkdown(const Report& r) {
     for (const Table* t : s.tables) {
       out += "### " + md(t->title) + "\n\n";
       if (!t->note.empty()) out += md(t->note) + "\n\n";
-      table(out, *t);
+      markdownTable(out, *t);
     }
     if (std::string_view(s.heading) == "Gaps") gapHistogram(out, r);
   }

@@ -252,6 +252,11 @@ struct ReportOptions {
 // default): the launch histograms and the short-kernel rule read them.
 Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions& options = {});
 
+// A cell as a person reads it (html, md and the CLI's text tables): durations
+// with a unit, percentages with one decimal, unknown as "-", abbreviated
+// kernel names where the column says so.
+std::string cellText(const Column& column, const Cell& cell);
+
 // A short label for a kernel name: no "void ", no parameter list, and for
 // PyTorch's element-wise kernels the functor ("elementwise: tanh_kernel_cuda");
 // cut in the middle to at most `maxLength` bytes.
