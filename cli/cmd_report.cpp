@@ -4,6 +4,8 @@
 #include <ostream>
 
 #include "command.h"
+#include "gapscope/compare/compare.h"
+#include "gapscope/report/comparison_report.h"
 #include "gapscope/report/report.h"
 #include "load_trace.h"
 
@@ -36,6 +38,34 @@ std::size_t countOption(const Args& args, const std::string& key, std::size_t fa
   return static_cast<std::size_t>(v);
 }
 
+// `report A --compare B`: the comparison report of the two runs.
+int writeComparison(const Args& args, const ReportArgs& ra, const analysis::AnalysisOptions& analysisOptions,
+                    std::ostream& out, std::ostream& err) {
+  auto traces = loadTracePair(ra.trace, args.get("compare"), "report", err);
+  if (!traces) return 1;
+  const analysis::TraceAnalysis a(std::make_shared<const Trace>(std::move((*traces)[0])), analysisOptions);
+  const analysis::TraceAnalysis b(std::make_shared<const Trace>(std::move((*traces)[1])), analysisOptions);
+  report::ComparisonReportOptions options;
+  options.humanRows = countOption(args, "top", options.humanRows);
+  if (args.has("title")) options.title = args.get("title");
+  const report::ComparisonReport r = report::buildComparisonReport(compare::compareTraces(a, b), options);
+  if (ra.output.empty() || ra.output == "-") {
+    switch (ra.format) {
+      case report::ReportFormat::Html: out << report::renderComparisonHtml(r); break;
+      case report::ReportFormat::Markdown: out << report::renderComparisonMarkdown(r); break;
+      default: out << report::renderComparisonJson(r.comparison); break;
+    }
+    return 0;
+  }
+  const std::string error = report::writeComparisonReport(r, ra.format, ra.output);
+  if (!error.empty()) {
+    err << "gapscope-cli report: " << error << '\n';
+    return 1;
+  }
+  out << "wrote " << ra.output << " (" << report::reportFormatName(ra.format) << "): " << r.comparison.verdict << '\n';
+  return 0;
+}
+
 int runReport(const Args& args, std::ostream& out, std::ostream& err) {
   const std::string output = args.get("output");
   const auto& words = args.positional();
@@ -58,6 +88,7 @@ int runReport(const Args& args, std::ostream& out, std::ostream& err) {
   analysis::AnalysisOptions analysisOptions;
   analysisOptions.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
 
+  if (args.has("compare")) return writeComparison(args, ra, analysisOptions, out, err);
   auto trace = loadTraceForCommand(ra.trace, "report", err);
   if (!trace) return 1;
   const analysis::TraceAnalysis analysis(std::make_shared<const Trace>(std::move(*trace)), analysisOptions);
@@ -86,9 +117,10 @@ int runReport(const Args& args, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 GAPSCOPE_CLI_COMMAND("report",
-                     "report TRACE [--format html|md|json|csv] [-o PATH] [--top N] [--min-gap-us US] [--title T]",
+                     "report TRACE [--compare B] [--format html|md|json|csv] [-o PATH] [--top N] [--min-gap-us US] [--title T]",
                      "hotspot report: verdict, findings with advice, top ops/kernels, worst gaps; "
-                     "html/md/json to -o PATH or stdout, csv to a folder",
+                     "with --compare B the comparison of TRACE (A) and B instead (per-step bars, delta tables, "
+                     "verdict); html/md/json to -o PATH or stdout, csv to a folder",
                      {}, runReport);
 
 }  // namespace gapscope::cli

@@ -1,6 +1,8 @@
 #include "load_trace.h"
 
 #include <ostream>
+#include <sstream>
+#include <thread>
 
 #include "gapscope/io/chrome_reader.h"
 
@@ -31,6 +33,19 @@ std::optional<Trace> loadTraceForCommand(const std::string& path, const std::str
   if (result.ok() && result.trace) return std::move(result.trace);
   err << prefix << (result.error.empty() ? "could not load " + path : result.error) << '\n';
   return std::nullopt;
+}
+
+std::optional<std::array<Trace, 2>> loadTracePair(const std::string& pathA, const std::string& pathB,
+                                                  const std::string& command, std::ostream& err) {
+  std::optional<Trace> b;
+  std::ostringstream errB;
+  std::thread readB([&] { b = loadTraceForCommand(pathB, command + ": run B", errB); });
+  std::ostringstream errA;
+  std::optional<Trace> a = loadTraceForCommand(pathA, command + ": run A", errA);
+  readB.join();
+  err << errA.str() << errB.str();
+  if (!a || !b) return std::nullopt;
+  return std::array<Trace, 2>{std::move(*a), std::move(*b)};
 }
 
 std::optional<std::string> tracePathArgument(const Args& args, const std::string& command,

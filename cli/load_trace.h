@@ -1,6 +1,7 @@
 // Loading the TRACE argument of a gapscope-cli command.
 #pragma once
 
+#include <array>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -16,6 +17,12 @@ namespace gapscope::cli {
 // writes a warning to `err`.
 std::optional<Trace> loadTraceForCommand(const std::string& path, const std::string& command,
                                          std::ostream& err);
+
+// Loads the two runs of a comparison at once, each on a thread of its own.
+// A failure names the run and its file ("gapscope-cli diff: run B: <the
+// reader's error>"); nullopt when either failed.
+std::optional<std::array<Trace, 2>> loadTracePair(const std::string& pathA, const std::string& pathB,
+                                                  const std::string& command, std::ostream& err);
 
 // The single TRACE positional argument of `args`; writes a usage message to
 // `err` and returns nullopt when there is none or more than one.

@@ -1,0 +1,136 @@
+// gapscope-cli diff: two runs compared (before/after, eager vs compiled vs
+// CUDA graph): per-step figures side by side, the kernels and operators
+// that changed, and a verdict in words. docs/compare.md.
+#include <limits>
+#include <memory>
+#include <ostream>
+
+#include "command.h"
+#include "gapscope/compare/compare.h"
+#include "gapscope/report/comparison_report.h"
+#include "load_trace.h"
+#include "output.h"
+
+namespace gapscope::cli {
+namespace {
+
+using report::Column;
+using report::ColumnKind;
+
+enum class DiffFormat { Text, Json, Csv, Markdown };
+
+DiffFormat diffFormat(const Args& args) {
+  const std::string f = args.get("format", "text");
+  if (f == "text") return DiffFormat::Text;
+  if (f == "json") return DiffFormat::Json;
+  if (f == "csv") return DiffFormat::Csv;
+  if (f == "md" || f == "markdown") return DiffFormat::Markdown;
+  throw std::invalid_argument("--format expects text, json, csv or md, got '" + f + "'");
+}
+
+// Rows per table in text (and md) unless --limit says otherwise.
+constexpr std::size_t kTextRows = 20;
+
+// A cell in the CLI's text style (PyTorch's table units, as the other commands print).
+std::string textCell(const Column& column, const report::Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "-";
+  if (const auto* s = std::get_if<std::string>(&cell)) return column.abbreviate ? report::kernelLabel(*s, 70) : *s;
+  if (const auto* i = std::get_if<std::int64_t>(&cell))
+    return column.kind == ColumnKind::Duration ? format::formatDuration(*i, kTableTime) : std::to_string(*i);
+  const double v = std::get<double>(cell);
+  return column.kind == ColumnKind::Percent ? format::formatPercent(v, kTablePercent) : format::formatNumber(v, 2);
+}
+
+void printTable(std::ostream& out, const report::Table& t, std::size_t rows) {
+  out << '\n' << t.title << '\n';
+  TextTable table;
+  for (const Column& c : t.columns)
+    table.addColumn(c.header, c.kind == ColumnKind::Text ? TextTable::Align::Left : TextTable::Align::Right,
+                    c.kind == ColumnKind::Text ? 70 : 0);
+  for (std::size_t r = 0; r < t.rows.size() && r < rows; ++r) {
+    std::vector<std::string> cells;
+    for (std::size_t i = 0; i < t.columns.size(); ++i)
+      cells.push_back(i < t.rows[r].size() ? textCell(t.columns[i], t.rows[r][i]) : "-");
+    table.addRow(std::move(cells));
+  }
+  if (t.rows.empty()) {
+    out << "(none)\n";
+    return;
+  }
+  table.print(out);
+  const std::size_t shown = std::min(rows, t.rows.size());
+  if (t.totalRows > shown) out << "(" << shown << " of " << t.totalRows << " rows; --limit N shows more)\n";
+}
+
+void printText(std::ostream& out, const report::ComparisonReport& r, std::size_t rows) {
+  const compare::Comparison& c = r.comparison;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const compare::RunFigures& run = c.runs[i];
+    out << (i == 0 ? "A: " : "B: ") << run.file << " (" << run.producer;
+    for (const auto& d : run.devices) out << ", " << d;
+    out << ")\n";
+  }
+  out << "Verdict: " << c.verdict << '\n';
+  for (const auto& w : c.warnings) out << "Warning: " << w << '\n';
+  for (const report::Table& t : r.tables) printTable(out, t, rows);
+}
+
+int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonReport& r, const std::string& id) {
+  for (const auto& [name, content] : report::renderComparisonCsv(r)) {
+    if (name == id + ".csv") {
+      out << content;
+      return 0;
+    }
+  }
+  err << "gapscope-cli diff: --table expects runs, idle_per_step, kernels, kernel_groups or ops, got '" << id
+      << "'\n";
+  return 2;
+}
+
+int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
+  const DiffFormat format = diffFormat(args);
+  const std::size_t limit = limitOption(args);
+  const auto& paths = args.positional();
+  if (paths.size() != 2) {
+    err << "gapscope-cli diff: expected two traces A B, got " << paths.size() << " (see gapscope-cli diff --help)\n";
+    return 2;
+  }
+  analysis::AnalysisOptions options;
+  options.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
+  if (options.gaps.minGapNs < 0) throw std::invalid_argument("--min-gap-us expects a non-negative number");
+  compare::CompareOptions compareOptions;
+  compareOptions.opsByShapes = !args.has("ops-by-name");
+
+  auto traces = loadTracePair(paths[0], paths[1], "diff", err);
+  if (!traces) return 1;
+  const analysis::TraceAnalysis a(std::make_shared<const Trace>(std::move((*traces)[0])), options);
+  const analysis::TraceAnalysis b(std::make_shared<const Trace>(std::move((*traces)[1])), options);
+  compare::Comparison c = compare::compareTraces(a, b, compareOptions);
+  if (format == DiffFormat::Json) {
+    out << report::renderComparisonJson(c, limit);
+    return 0;
+  }
+  report::ComparisonReportOptions reportOptions;
+  const std::size_t rows = args.has("limit") ? limit : kTextRows;
+  reportOptions.humanRows = rows;
+  if (format == DiffFormat::Csv) reportOptions.rowLimit = limit;
+  const report::ComparisonReport r = report::buildComparisonReport(std::move(c), reportOptions);
+  switch (format) {
+    case DiffFormat::Text: printText(out, r, rows); break;
+    case DiffFormat::Markdown: out << report::renderComparisonMarkdown(r); break;
+    case DiffFormat::Csv: return printCsv(out, err, r, args.get("table", "kernels"));
+    case DiffFormat::Json: break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+GAPSCOPE_CLI_COMMAND("diff",
+                     "diff A B [--format text|json|csv|md] [--limit N] [--table T] [--min-gap-us US] [--ops-by-name]",
+                     "compare two runs (A before, B after): per-step time, GPU busy, kernels and launches per "
+                     "step, idle by cause, the kernels and operators that changed, and a verdict; csv writes "
+                     "one table (--table runs|idle_per_step|kernels|kernel_groups|ops, default kernels)",
+                     {"ops-by-name"}, runDiff);
+
+}  // namespace gapscope::cli

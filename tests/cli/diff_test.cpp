@@ -1,0 +1,109 @@
+// gapscope-cli diff, run as a process on a real pair: the documented JSON,
+// its per-run figures against what `gaps --per-step` and `summary` print for
+// each file, the other formats, and bad input naming the run and the file.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+namespace gapscope::testing {
+namespace {
+
+const std::string kSplit = GAPSCOPE_TEST_DATA_DIR "/h200/split_stack_eager.json";
+const std::string kCombined = GAPSCOPE_TEST_DATA_DIR "/h200/combined_eager.json";
+
+nlohmann::json jsonOf(const std::vector<std::string>& args) {
+  CliResult r = runCli(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(CliDiff, JsonHasTheDocumentedFields) {
+  const auto j = jsonOf({"diff", kSplit, kCombined, "--format", "json"});
+  ASSERT_EQ(j.at("runs").size(), 2u);
+  for (const char* field : {"file", "steps", "step_time_ns", "kernels_per_step", "launches_per_step", "gpu_busy_pct",
+                            "idle_by_cause_ns_per_step"})
+    EXPECT_TRUE(j["runs"][0].contains(field)) << field;
+  for (const char* cause : {"launch_overhead", "synchronization", "queued", "other"})
+    EXPECT_TRUE(j["runs"][1]["idle_by_cause_ns_per_step"].contains(cause)) << cause;
+  EXPECT_EQ(j["runs"][0]["file"], kSplit);
+  EXPECT_EQ(j["runs"][1]["file"], kCombined);
+  ASSERT_FALSE(j.at("kernels").empty());
+  for (const auto& k : j["kernels"])
+    for (const char* field : {"name", "count_a", "count_b", "time_a_ns", "time_b_ns", "matched_by"})
+      EXPECT_TRUE(k.contains(field)) << field;
+  ASSERT_FALSE(j.at("ops").empty());
+  for (const auto& o : j["ops"])
+    for (const char* field : {"name", "calls_a", "calls_b", "self_cpu_a_ns", "self_cpu_b_ns", "device_a_ns",
+                              "device_b_ns"})
+      EXPECT_TRUE(o.contains(field)) << field;
+  EXPECT_TRUE(j.at("verdict").is_string());
+  EXPECT_EQ(j["rows"]["kernels"].get<std::size_t>(), j["kernels"].size());
+}
+
+TEST(CliDiff, RunsEqualWhatGapsAndSummaryPrintForEachFile) {
+  const auto diff = jsonOf({"diff", kSplit, kCombined, "--format", "json"});
+  const std::vector<std::string> files{kSplit, kCombined};
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(files[i]);
+    const auto& run = diff["runs"][i];
+    const auto gaps = jsonOf({"gaps", files[i], "--per-step", "--format", "json"});
+    EXPECT_EQ(gaps["step_source"], "profiler_step");
+    const auto& steps = gaps["steps"];
+    ASSERT_EQ(run["steps"].get<std::size_t>(), steps.size());
+    double kernels = 0, launches = 0;
+    long long launchIdle = 0;
+    for (const auto& s : steps) {
+      kernels += s["kernels"].get<double>();
+      launches += s["launches"].get<double>();
+      for (const auto& d : s["devices"]) launchIdle += usTextToNs(d["idle_us"]["launch_overhead"].dump());
+    }
+    const auto n = static_cast<double>(steps.size());
+    EXPECT_DOUBLE_EQ(run["kernels_per_step"].get<double>(), kernels / n);
+    EXPECT_DOUBLE_EQ(run["launches_per_step"].get<double>(), launches / n);
+    EXPECT_EQ(run["idle_by_cause_ns_per_step"]["launch_overhead"].get<long long>(),
+              std::llround(static_cast<double>(launchIdle) / n));
+    const auto summary = jsonOf({"summary", files[i], "--format", "json"});
+    EXPECT_NEAR(run["gpu_busy_pct"].get<double>(), 100.0 * summary["utilization"].get<double>(), 0.0005);
+  }
+}
+
+TEST(CliDiff, TextMarkdownAndCsv) {
+  CliResult text = runCli({"diff", kSplit, kCombined});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("Verdict: B is "), std::string::npos);
+  EXPECT_NE(text.out.find("GPU idle per step by cause"), std::string::npos);
+  CliResult md = runCli({"diff", kSplit, kCombined, "--format", "md"});
+  ASSERT_EQ(md.status, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("# gapscope comparison: split\\_stack\\_eager.json vs combined\\_eager.json", 0), 0u);
+  CliResult csv = runCli({"diff", kSplit, kCombined, "--format", "csv", "--table", "runs"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const auto rows = parseCsv(csv.out);
+  ASSERT_EQ(rows.size(), 3u);  // header, A, B
+  EXPECT_EQ(rows[0][0], "run");
+  EXPECT_EQ(rows[1][0], "A");
+  EXPECT_EQ(rows[2][1], "combined_eager.json");
+  CliResult badTable = runCli({"diff", kSplit, kCombined, "--format", "csv", "--table", "nope"});
+  EXPECT_EQ(badTable.status, 2);
+}
+
+TEST(CliDiff, BadInputNamesTheRunAndTheFile) {
+  TempDir dir;
+  const std::string bad = (dir.path() / "broken.json").string();
+  std::ofstream(bad) << "{\"traceEvents\": [\n  {\"ph\": \"X\", \"ts\": }\n]}";
+  CliResult b = runCli({"diff", kSplit, bad});
+  EXPECT_EQ(b.status, 1);
+  EXPECT_NE(b.err.find("run B"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find(bad + ":2:"), std::string::npos) << b.err;
+  EXPECT_EQ(b.err.find("run A"), std::string::npos) << b.err;
+  CliResult a = runCli({"diff", (dir.path() / "missing.json").string(), kCombined});
+  EXPECT_EQ(a.status, 1);
+  EXPECT_NE(a.err.find("run A"), std::string::npos) << a.err;
+  EXPECT_NE(a.err.find("missing.json"), std::string::npos) << a.err;
+  EXPECT_EQ(runCli({"diff", kSplit}).status, 2);
+}
+
+}  // namespace
+}  // namespace gapscope::testing
