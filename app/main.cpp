@@ -1,4 +1,4 @@
-// gapscope: the desktop application. `gapscope [TRACE]`.
+// gapscope: the desktop application. `gapscope [TRACE] [--compare B]`.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -18,12 +18,22 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument(QStringLiteral("trace"),
                                QStringLiteral("Chrome trace JSON (.json or .json.gz) to open."),
                                QStringLiteral("[TRACE]"));
+  const QCommandLineOption compare(QStringLiteral("compare"),
+                                   QStringLiteral("Compare TRACE (run A) with B (run B), side by side."),
+                                   QStringLiteral("B"));
+  parser.addOption(compare);
   parser.process(app);
 
   gapscope::app::MainWindow window;
   window.show();
   const QStringList args = parser.positionalArguments();
-  if (!args.isEmpty()) {
+  if (!args.isEmpty() && parser.isSet(compare)) {
+    // Run A is the main window's trace: read once, shown in both windows.
+    const QString b = parser.value(compare);
+    QObject::connect(&window, &gapscope::app::MainWindow::traceLoaded, &window,
+                     [&window, b] { window.compareWith(b); }, Qt::SingleShotConnection);
+    window.openTrace(args.first());
+  } else if (!args.isEmpty()) {
     window.openTrace(args.first());
   } else {
     // After the window is shown, so the offer appears on top of it.

@@ -99,6 +99,11 @@ void MainWindow::buildActions() {
   exportAction_->setToolTip(tr("Write a hotspot report (HTML, Markdown, JSON or CSV) of this trace"));
   exportAction_->setEnabled(false);
   connect(exportAction_, &QAction::triggered, this, &MainWindow::chooseReportPath);
+  compareAction_ = new QAction(tr("&Compare With…"), this);
+  compareAction_->setObjectName(QStringLiteral("compareAction"));
+  compareAction_->setToolTip(tr("Open another run of the program beside this one, aligned step by step"));
+  compareAction_->setEnabled(false);
+  connect(compareAction_, &QAction::triggered, this, &MainWindow::chooseComparison);
 }
 
 QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const QString& name,
@@ -143,6 +148,10 @@ void MainWindow::buildMenus() {
   }
   sampleMenu_->setEnabled(!bundledSamples().isEmpty());
   recentMenu_ = file->addMenu(tr("Open &Recent"));
+  file->addSeparator();
+  file->addAction(compareAction_);
+  recentComparisonsMenu_ = file->addMenu(tr("Recent Co&mparisons"));
+  updateRecentComparisons();
   file->addSeparator();
   file->addAction(exportAction_);
   file->addSeparator();
@@ -318,6 +327,7 @@ void MainWindow::offerSample() {
 void MainWindow::onTraceChanged() {
   const bool has = session_->hasTrace();
   exportAction_->setEnabled(has);
+  compareAction_->setEnabled(has);
   stack_->setCurrentWidget(has ? static_cast<QWidget*>(timelineView_) : welcome_);
   if (!has) {
     setWindowTitle(QStringLiteral("gapscope"));

@@ -25,6 +25,7 @@ class QDockWidget;
 namespace gapscope::app {
 
 class ChartsPanel;
+class CompareWindow;
 class DetailsPanel;
 class GapsPanel;
 class IssuesPanel;
@@ -67,6 +68,13 @@ class MainWindow : public QMainWindow {
   // emits reportExported when done. False when no trace is open.
   bool exportReport(const QString& path, report::ReportFormat format);
   QStringList recentFiles() const;
+  // Opens the compare window with the open trace as run A and `pathB` as
+  // run B (read on a worker); nullptr when no trace is open.
+  CompareWindow* compareWith(const QString& pathB);
+  // Opens the compare window on two files, both read at once.
+  CompareWindow* openComparison(const QString& pathA, const QString& pathB);
+  // Recent comparisons, newest first, as (A, B) path pairs.
+  QList<QPair<QString, QString>> recentComparisons() const;
 
  signals:
   void traceLoaded(const QString& path);
@@ -104,6 +112,10 @@ class MainWindow : public QMainWindow {
   void setupRecorder();
   void startRecording();
   void chooseReportPath();
+  void chooseComparison();
+  CompareWindow* newCompareWindow();
+  void addRecentComparison(const QString& a, const QString& b);
+  void updateRecentComparisons();
 
   TraceSession* session_;
   TraceLoader* loader_;
@@ -122,6 +134,8 @@ class MainWindow : public QMainWindow {
   QAction* openAction_;
   QAction* recordAction_ = nullptr;
   QAction* exportAction_ = nullptr;
+  QAction* compareAction_ = nullptr;
+  QMenu* recentComparisonsMenu_ = nullptr;
   // The recording-availability probe runs on a worker; the window waits for
   // it when closed so no worker outlives the application.
   QPointer<QFutureWatcherBase> recorderProbe_;

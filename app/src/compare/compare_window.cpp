@@ -1,0 +1,274 @@
+#include "compare/compare_window.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+#include "compare/compare_panel.h"
+#include "compare/scale_link.h"
+#include "gapscope/compare/compare.h"
+#include "models/table_format.h"
+#include "timeline/timeline_view.h"
+#include "timeline/timeline_widget.h"
+#include "trace_loader.h"
+#include "trace_session.h"
+
+namespace gapscope::app {
+
+namespace {
+
+const char* sideName(CompareWindow::Side side) { return side == CompareWindow::A ? "A" : "B"; }
+
+// Each step of a run (its ProfilerStep annotation's CPU range), in order.
+std::vector<std::pair<TimeNs, TimeNs>> stepsOf(const LoadedTrace& loaded) {
+  std::vector<std::pair<TimeNs, TimeNs>> steps;
+  for (const auto& step : loaded.gaps().steps) steps.emplace_back(step.cpuStart, step.cpuEnd);
+  return steps;
+}
+
+// Where a run's GPU work begins: the alignment point without steps.
+TimeNs firstGpuStart(const LoadedTrace& loaded) {
+  TimeNs first = loaded.layout->contentStart();
+  bool any = false;
+  for (const auto& d : loaded.analysis->busy().devices) {
+    first = any ? std::min(first, d.firstStart) : d.firstStart;
+    any = true;
+  }
+  return first;
+}
+
+}  // namespace
+
+CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName(QStringLiteral("compareWindow"));
+  setAttribute(Qt::WA_DeleteOnClose, false);
+  setWindowTitle(tr("Compare — gapscope"));
+
+  auto* central = new QWidget(this);
+  auto* column = new QVBoxLayout(central);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+
+  auto* bar = new QWidget(central);
+  auto* row = new QHBoxLayout(bar);
+  row->setContentsMargins(6, 3, 6, 3);
+  verdict_ = new QLabel(bar);
+  verdict_->setObjectName(QStringLiteral("compareVerdict"));
+  verdict_->setWordWrap(true);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont strong = verdict_->font();
+  strong.setBold(true);
+  verdict_->setFont(strong);
+  row->addWidget(verdict_, 1);
+  row->addWidget(new QLabel(tr("Align at"), bar));
+  stepChoice_ = new QComboBox(bar);
+  stepChoice_->setObjectName(QStringLiteral("alignStep"));
+  stepChoice_->setToolTip(tr("Step N of A is drawn over step N of B"));
+  connect(stepChoice_, &QComboBox::activated, this, [this](int item) { alignAtStep(item - 1); });
+  row->addWidget(stepChoice_);
+  column->addWidget(bar);
+  warnings_ = new QLabel(central);
+  warnings_->setObjectName(QStringLiteral("compareWarnings"));
+  warnings_->setWordWrap(true);
+  warnings_->setContentsMargins(6, 0, 6, 3);
+  warnings_->hide();
+  column->addWidget(warnings_);
+
+  auto* split = new QSplitter(Qt::Vertical, central);
+  split->setObjectName(QStringLiteral("compareSplit"));
+  split->setChildrenCollapsible(false);
+  for (Side side : {A, B}) {
+    sessions_[side] = new TraceSession(this);
+    split->addWidget(buildRunPane(side));
+    loaders_[side] = new TraceLoader(this);
+    connect(loaders_[side], &TraceLoader::finished, this,
+            [this, side](const LoadOutcome& outcome) { onLoaded(side, outcome); });
+  }
+  column->addWidget(split, 1);
+  setCentralWidget(central);
+  link_ = new ScaleLink(views_[A]->timeline(), views_[B]->timeline(), this);
+
+  panel_ = new ComparePanel({sessions_[A], sessions_[B]}, this);
+  auto* dock = new QDockWidget(tr("Compare"), this);
+  dock->setObjectName(QStringLiteral("compareDock"));
+  dock->setWidget(panel_);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::BottomDockWidgetArea, dock);
+  connect(&comparing_, &QFutureWatcherBase::finished, this, [this] { showComparison(comparing_.result()); });
+  buildMenus();
+  resize(1400, 900);
+}
+
+// A worker may still compare when the window closes: wait for it.
+CompareWindow::~CompareWindow() { comparing_.waitForFinished(); }
+
+void CompareWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  exportAction_ = file->addAction(tr("&Export Comparison…"), this, &CompareWindow::chooseExportPath);
+  exportAction_->setObjectName(QStringLiteral("exportComparisonAction"));
+  exportAction_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportAction_->setToolTip(tr("Write the comparison (HTML, Markdown, JSON or CSV)"));
+  exportAction_->setEnabled(false);
+  file->addSeparator();
+  file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
+}
+
+QWidget* CompareWindow::buildRunPane(Side side) {
+  auto* pane = new QWidget(this);
+  auto* column = new QVBoxLayout(pane);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+  titles_[side] = new QLabel(pane);
+  titles_[side]->setObjectName(QStringLiteral("runTitle%1").arg(QLatin1String(sideName(side))));
+  titles_[side]->setContentsMargins(6, 4, 6, 2);
+  QFont bold = titles_[side]->font();
+  bold.setBold(true);
+  titles_[side]->setFont(bold);
+  column->addWidget(titles_[side]);
+  views_[side] = new TimelineView(sessions_[side], pane);
+  views_[side]->setObjectName(QStringLiteral("timelineView%1").arg(QLatin1String(sideName(side))));
+  column->addWidget(views_[side], 1);
+  return pane;
+}
+
+void CompareWindow::openPair(const QString& pathA, const QString& pathB) {
+  load(A, pathA);
+  load(B, pathB);
+}
+
+void CompareWindow::compareWith(const LoadedTrace& a, const QString& pathB) {
+  showRun(A, a);
+  load(B, pathB);
+}
+
+void CompareWindow::load(Side side, const QString& path) {
+  pending_[side] = true;
+  titles_[side]->setText(tr("%1: reading %2…").arg(QLatin1String(sideName(side)), QFileInfo(path).fileName()));
+  loaders_[side]->load(path);
+}
+
+void CompareWindow::onLoaded(Side side, const LoadOutcome& outcome) {
+  pending_[side] = false;
+  if (outcome.loaded.valid()) {
+    showRun(side, outcome.loaded);
+  } else {
+    lastError_ = tr("Run %1 could not be opened: %2")
+                     .arg(QLatin1String(sideName(side)), outcome.cancelled ? tr("cancelled") : outcome.error);
+    titles_[side]->setText(lastError_);
+    statusBar()->showMessage(lastError_);
+  }
+  if (!pending_[A] && !pending_[B]) onBothIn();
+}
+
+void CompareWindow::showRun(Side side, const LoadedTrace& loaded) {
+  sessions_[side]->setTrace(loaded);
+  steps_[side] = stepsOf(loaded);
+  titles_[side]->setText(tr("%1: %2").arg(QLatin1String(sideName(side)), loaded.displayName));
+  titles_[side]->setToolTip(loaded.path);
+}
+
+void CompareWindow::onBothIn() {
+  fillStepChoice();
+  if (sessions_[A]->hasTrace() && sessions_[B]->hasTrace()) {
+    setWindowTitle(tr("%1 vs %2 — gapscope").arg(sessions_[A]->loaded().displayName,
+                                                  sessions_[B]->loaded().displayName));
+    alignAtStep(steps_[A].empty() || steps_[B].empty() ? -1 : 0);
+    startComparison();
+  }
+  emit pairReady();
+}
+
+void CompareWindow::startComparison() {
+  verdict_->setText(tr("Comparing…"));
+  const auto a = sessions_[A]->loaded().analysis;
+  const auto b = sessions_[B]->loaded().analysis;
+  comparing_.setFuture(QtConcurrent::run([a, b] {
+    return std::make_shared<const report::ComparisonReport>(
+        report::buildComparisonReport(compare::compareTraces(*a, *b)));
+  }));
+}
+
+void CompareWindow::showComparison(std::shared_ptr<const report::ComparisonReport> comparison) {
+  comparison_ = std::move(comparison);
+  const compare::Comparison& c = comparison_->comparison;
+  verdict_->setText(utf8(c.verdict));
+  QStringList warnings;
+  for (const auto& w : c.warnings) warnings << tr("Warning: %1").arg(utf8(w));
+  warnings_->setText(warnings.join(QLatin1Char('\n')));
+  warnings_->setVisible(!warnings.isEmpty());
+  panel_->setReport(*comparison_);
+  exportAction_->setEnabled(true);
+  emit comparisonReady();
+}
+
+QString CompareWindow::verdictText() const { return comparison_ ? utf8(comparison_->comparison.verdict) : QString(); }
+
+QString CompareWindow::exportComparison(const QString& path, report::ReportFormat format) {
+  if (!comparison_) return tr("nothing to export yet: the comparison is not ready");
+  return utf8(report::writeComparisonReport(*comparison_, format, path.toStdString()));
+}
+
+void CompareWindow::chooseExportPath() {
+  if (!comparison_) return;
+  QSettings s;
+  const QString dir = s.value(QStringLiteral("lastDir"), QDir::homePath()).toString();
+  const QString html = tr("HTML (*.html)"), md = tr("Markdown (*.md)"), json = tr("JSON (*.json)"),
+                csv = tr("CSV folder (*)");
+  QString filter = html;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison"), dir + QStringLiteral("/comparison.html"),
+                                                    QStringList{html, md, json, csv}.join(QStringLiteral(";;")), &filter);
+  if (path.isEmpty()) return;
+  const auto format = filter == md     ? report::ReportFormat::Markdown
+                      : filter == json ? report::ReportFormat::Json
+                      : filter == csv  ? report::ReportFormat::Csv
+                                       : report::ReportFormat::Html;
+  const QString error = exportComparison(path, format);
+  statusBar()->showMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error);
+}
+
+void CompareWindow::fillStepChoice() {
+  stepChoice_->clear();
+  stepChoice_->addItem(tr("start of GPU work"));
+  const std::size_t common = std::min(steps_[A].size(), steps_[B].size());
+  for (std::size_t i = 0; i < common; ++i) stepChoice_->addItem(tr("step %1").arg(i + 1));
+  stepChoice_->setEnabled(sessions_[A]->hasTrace() && sessions_[B]->hasTrace());
+}
+
+int CompareWindow::alignedStep() const { return stepChoice_->currentIndex() - 1; }
+
+void CompareWindow::alignAtStep(int index) {
+  if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace()) return;
+  const std::size_t common = std::min(steps_[A].size(), steps_[B].size());
+  if (index >= static_cast<int>(common)) index = -1;
+  stepChoice_->setCurrentIndex(index + 1);
+  const LoadedTrace& a = sessions_[A]->loaded();
+  const LoadedTrace& b = sessions_[B]->loaded();
+  const auto i = static_cast<std::size_t>(index);
+  const TimeNs offset =
+      index < 0 ? firstGpuStart(b) - firstGpuStart(a) : steps_[B][i].first - steps_[A][i].first;
+  link_->setOffset(offset);
+  link_->setContents(a.layout->contentStart(), a.layout->contentEnd(), b.layout->contentStart(),
+                     b.layout->contentEnd());
+  TimelineWidget* timeline = views_[A]->timeline();
+  if (index < 0) {
+    timeline->fitAll();
+  } else {
+    // The longer of the two steps fits: both are seen whole.
+    const TimeNs longer = std::max(steps_[A][i].second - steps_[A][i].first, steps_[B][i].second - steps_[B][i].first);
+    timeline->fitRange(steps_[A][i].first, steps_[A][i].first + longer);
+  }
+}
+
+}  // namespace gapscope::app

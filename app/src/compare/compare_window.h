@@ -1,0 +1,98 @@
+// Two runs side by side: run A's timeline over run B's, both at one zoom
+// and aligned at a chosen step (step N of A over step N of B), each with
+// its own gap overlay and utilisation strip; the verdict on top and the
+// Compare dock below (compare_panel.h). Both files are read at once, on two
+// workers, and compared on a worker; a file that fails to load is named in
+// the message and the other one stays shown. File > Export Comparison
+// writes the comparison report (html, md, json, csv).
+#pragma once
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+#include <array>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "gapscope/report/comparison_report.h"
+#include "gapscope/report/report.h"
+#include "loaded_trace.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+
+namespace gapscope::app {
+
+class ComparePanel;
+class ScaleLink;
+class TimelineView;
+class TraceLoader;
+class TraceSession;
+struct LoadOutcome;
+
+class CompareWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  enum Side : int { A = 0, B = 1 };
+
+  explicit CompareWindow(QWidget* parent = nullptr);
+  ~CompareWindow() override;
+
+  // Reads both files at once and shows each as it comes in.
+  void openPair(const QString& pathA, const QString& pathB);
+  // Run A is open already (the main window's trace): reads B only.
+  void compareWith(const LoadedTrace& a, const QString& pathB);
+
+  TraceSession* session(Side side) const { return sessions_[side]; }
+  TimelineView* view(Side side) const { return views_[side]; }
+  // The step both timelines are aligned at (index into the steps), -1 when
+  // aligned at the start of the runs' GPU work.
+  int alignedStep() const;
+  void alignAtStep(int index);
+  QString lastError() const { return lastError_; }
+  ComparePanel* panel() const { return panel_; }
+  // The comparison of the two runs; nullptr until both are in and compared.
+  const report::ComparisonReport* comparison() const { return comparison_.get(); }
+  QString verdictText() const;
+  // Writes the comparison report; "" on success, else what failed.
+  QString exportComparison(const QString& path, report::ReportFormat format);
+
+ signals:
+  // Both runs are shown (or one failed and the other is shown alone).
+  void pairReady();
+  // The comparison of the two runs is computed and shown.
+  void comparisonReady();
+
+ private:
+  void load(Side side, const QString& path);
+  void onLoaded(Side side, const LoadOutcome& outcome);
+  void showRun(Side side, const LoadedTrace& loaded);
+  void onBothIn();
+  void fillStepChoice();
+  QWidget* buildRunPane(Side side);
+  void buildMenus();
+  void startComparison();
+  void showComparison(std::shared_ptr<const report::ComparisonReport> comparison);
+  void chooseExportPath();
+
+  std::array<TraceSession*, 2> sessions_{};
+  std::array<TimelineView*, 2> views_{};
+  std::array<QLabel*, 2> titles_{};
+  std::array<TraceLoader*, 2> loaders_{};
+  std::array<bool, 2> pending_{false, false};
+  std::array<std::vector<std::pair<TimeNs, TimeNs>>, 2> steps_;  // each run's steps (CPU ranges)
+  ScaleLink* link_ = nullptr;
+  QComboBox* stepChoice_ = nullptr;
+  QLabel* verdict_ = nullptr;  // wraps: the verdict is a few sentences
+  QLabel* warnings_ = nullptr;
+  ComparePanel* panel_ = nullptr;
+  QAction* exportAction_ = nullptr;
+  QFutureWatcher<std::shared_ptr<const report::ComparisonReport>> comparing_;
+  std::shared_ptr<const report::ComparisonReport> comparison_;
+  QString lastError_;
+};
+
+}  // namespace gapscope::app

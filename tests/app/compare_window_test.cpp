@@ -1,0 +1,176 @@
+// The compare window as a user drives it: open a pair, read the verdict,
+// pick a row of the Compare dock and see its slices in both timelines,
+// align at another step, export the comparison, and a bad file named while
+// the good run stays shown.
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "app_test_support.h"
+#include "compare/compare_panel.h"
+#include "compare/compare_window.h"
+#include "gapscope/compare/compare.h"
+#include "gapscope/format/escape.h"
+#include "gapscope/io/chrome_reader.h"
+#include "gapscope/timeline/slice_queries.h"
+#include "main_window.h"
+#include "models/report_table_model.h"
+#include "timeline/timeline_view.h"
+#include "timeline/timeline_widget.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::ensureApp;
+using gapscope::app::testing::testData;
+using gapscope::app::testing::waitUntil;
+
+namespace {
+
+const char* kSplit = "h200/split_stack_eager.json";
+const char* kCombined = "h200/combined_eager.json";
+
+class ComparePair : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ensureApp();
+    window_ = std::make_unique<CompareWindow>();
+    window_->show();
+  }
+
+  // Opens the pair and waits until it is compared (or one run failed).
+  bool open(const QString& a, const QString& b) {
+    QSignalSpy ready(window_.get(), &CompareWindow::pairReady);
+    QSignalSpy compared(window_.get(), &CompareWindow::comparisonReady);
+    window_->openPair(a, b);
+    if (!waitUntil([&] { return ready.count() > 0; })) return false;
+    const bool both = window_->session(CompareWindow::A)->hasTrace() && window_->session(CompareWindow::B)->hasTrace();
+    return !both || waitUntil([&] { return compared.count() > 0; });
+  }
+
+  // The comparison of the two files, computed here from the library.
+  compare::Comparison expected(const char* a, const char* b) {
+    auto load = [](const char* f) {
+      io::LoadResult r = io::loadChromeTrace(testData(f).toStdString());
+      return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
+    };
+    return compare::compareTraces(*load(a), *load(b));
+  }
+
+  CompareWindow& w() { return *window_; }
+  std::unique_ptr<CompareWindow> window_;
+};
+
+}  // namespace
+
+TEST_F(ComparePair, ShowsBothRunsTheVerdictAndTheTables) {
+  ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
+  const compare::Comparison c = expected(kSplit, kCombined);
+  EXPECT_EQ(w().verdictText().toStdString(), c.verdict);
+  EXPECT_EQ(w().findChild<QLabel*>(QStringLiteral("compareVerdict"))->text().toStdString(), c.verdict);
+  EXPECT_TRUE(w().findChild<QLabel*>(QStringLiteral("compareWarnings"))->isHidden());
+  ComparePanel* panel = w().panel();
+  EXPECT_EQ(panel->model("runs")->rowCount(), 2);
+  EXPECT_EQ(panel->model("idle_per_step")->rowCount(), static_cast<int>(analysis::kGapCauseCount));
+  EXPECT_EQ(panel->model("kernels")->rowCount(), static_cast<int>(c.kernels.size()));
+  EXPECT_EQ(panel->model("ops")->rowCount(), static_cast<int>(c.ops.size()));
+  // The first kernel row is the largest change, as in the CLI.
+  EXPECT_EQ(panel->model("kernels")->text(0, "name"), c.kernels.front().name);
+  EXPECT_TRUE(w().findChild<QAction*>(QStringLiteral("exportComparisonAction"))->isEnabled());
+}
+
+TEST_F(ComparePair, AKernelRowHighlightsItsSlicesInBothRuns) {
+  ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
+  ComparePanel* panel = w().panel();
+  ReportTableModel* kernels = panel->model("kernels");
+  int row = -1;
+  for (int r = 0; r < kernels->rowCount(); ++r)
+    if (kernels->integer(r, "count_a") > 0 && kernels->integer(r, "count_b") > 0) row = r;
+  ASSERT_GE(row, 0);
+  panel->activateKernel(row);
+  const std::string name = kernels->text(row, "name");
+  for (auto side : {CompareWindow::A, CompareWindow::B}) {
+    TraceSession* s = w().session(side);
+    const auto named = timeline::findSlicesNamed(s->trace(), name);
+    EXPECT_EQ(s->highlights().size(), named.size()) << side;
+    EXPECT_EQ(static_cast<std::int64_t>(named.size()),
+              kernels->integer(row, side == CompareWindow::A ? "count_a" : "count_b"));
+  }
+  // The leading run shows its longest occurrence selected.
+  EXPECT_NE(w().session(CompareWindow::A)->selectedSlice(), kNoIndex);
+}
+
+TEST_F(ComparePair, BothTimelinesFollowOneZoomAtTheAlignedStep) {
+  ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
+  auto* choice = w().findChild<QComboBox*>(QStringLiteral("alignStep"));
+  ASSERT_EQ(choice->count(), 4);  // start of GPU work + 3 common steps
+  w().alignAtStep(1);
+  EXPECT_EQ(w().alignedStep(), 1);
+  TimelineWidget* a = w().view(CompareWindow::A)->timeline();
+  TimelineWidget* b = w().view(CompareWindow::B)->timeline();
+  const auto stepA = w().session(CompareWindow::A)->gaps().steps[1];
+  const auto stepB = w().session(CompareWindow::B)->gaps().steps[1];
+  // Step 2 of A starts where step 2 of B starts, at the same zoom.
+  EXPECT_NEAR(a->scale().toPixel(stepA.cpuStart), b->scale().toPixel(stepB.cpuStart), 1.0);
+  EXPECT_DOUBLE_EQ(a->scale().nsPerPixel(), b->scale().nsPerPixel());
+  a->zoomAt(2.0, a->width() / 2.0);
+  EXPECT_DOUBLE_EQ(a->scale().nsPerPixel(), b->scale().nsPerPixel());
+  EXPECT_NEAR(a->scale().toPixel(stepA.cpuStart), b->scale().toPixel(stepB.cpuStart), 1.0);
+}
+
+TEST_F(ComparePair, ExportsTheComparison) {
+  ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
+  QTemporaryDir dir;
+  const QString html = dir.filePath(QStringLiteral("cmp.html"));
+  EXPECT_EQ(w().exportComparison(html, report::ReportFormat::Html), QString());
+  QFile f(html);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(f.readAll());
+  EXPECT_TRUE(text.contains(QString::fromStdString(format::escapeHtml(w().verdictText().toStdString()))));
+  EXPECT_TRUE(text.contains(QStringLiteral("<svg")));
+  const QString json = dir.filePath(QStringLiteral("cmp.json"));
+  EXPECT_EQ(w().exportComparison(json, report::ReportFormat::Json), QString());
+  EXPECT_TRUE(QFile::exists(json));
+}
+
+TEST_F(ComparePair, ABadFileIsNamedAndTheGoodRunStaysShown) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("broken.json"));
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("{\"traceEvents\": [\n  {\"ph\": \"X\", \"ts\": }\n]}");
+  f.close();
+  ASSERT_TRUE(open(testData(kSplit), bad));
+  EXPECT_TRUE(w().session(CompareWindow::A)->hasTrace());
+  EXPECT_FALSE(w().session(CompareWindow::B)->hasTrace());
+  EXPECT_TRUE(w().lastError().contains(QStringLiteral("Run B"))) << w().lastError().toStdString();
+  EXPECT_TRUE(w().lastError().contains(bad)) << w().lastError().toStdString();
+  EXPECT_EQ(w().comparison(), nullptr);
+  EXPECT_FALSE(w().findChild<QAction*>(QStringLiteral("exportComparisonAction"))->isEnabled());
+}
+
+TEST(MainWindowCompare, ComparesTheOpenTraceAndRemembersThePair) {
+  ensureApp();
+  MainWindow window;
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+  ASSERT_TRUE(window.openTrace(testData(kSplit)));
+  ASSERT_TRUE(waitUntil([&] { return loaded.count() > 0; }));
+  CompareWindow* cw = window.compareWith(testData(kCombined));
+  ASSERT_NE(cw, nullptr);
+  QSignalSpy compared(cw, &CompareWindow::comparisonReady);
+  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
+  // Run A is the main window's trace itself, not a second read of the file.
+  EXPECT_EQ(cw->session(CompareWindow::A)->loaded().trace, window.session()->loaded().trace);
+  const auto pairs = window.recentComparisons();
+  ASSERT_FALSE(pairs.isEmpty());
+  EXPECT_TRUE(pairs.front().first.endsWith(QStringLiteral("split_stack_eager.json")));
+  EXPECT_TRUE(pairs.front().second.endsWith(QStringLiteral("combined_eager.json")));
+  cw->close();
+}
