@@ -6,12 +6,10 @@
 #
 # Usage (from the repository root, on a machine with CUDA 13 and a GPU):
 #   OUT=/some/dir gpu/tools/h200_run.sh
-# Debian packages the machine lacks (nlohmann-json, simdjson, GoogleTest,
-# zlib headers) are taken from .deps/*.deb when present (dpkg -x, no install).
+# The build is gpu/tools/device_build.sh's.
 set -u -o pipefail
 OUT=${OUT:?set OUT to a folder for the logs}
-BUILD=${BUILD:-/tmp/gapscope-build}
-DEPS=/tmp/gapscope-deps
+export BUILD=${BUILD:-/tmp/gapscope-build} OUT
 CLI=$BUILD/cli/gapscope-cli
 RESULTS=$OUT/results.txt
 
@@ -22,21 +20,7 @@ log() { echo "== $*" | tee -a "$RESULTS"; }
   nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1
 } > "$OUT/machine.txt" 2>&1
 
-prefix_args=()
-if ls .deps/*.deb > /dev/null 2>&1; then
-  mkdir -p "$DEPS"
-  for f in .deps/*.deb; do dpkg -x "$f" "$DEPS"; done
-  prefix_args+=("-DCMAKE_PREFIX_PATH=$DEPS/usr")
-  if [ ! -f /usr/include/zlib.h ]; then
-    prefix_args+=("-DZLIB_INCLUDE_DIR=$DEPS/usr/include" "-DZLIB_LIBRARY=$(ls /usr/lib/x86_64-linux-gnu/libz.so.1* | head -1)")
-  fi
-fi
-
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGAPSCOPE_BUILD_GUI=OFF -DGAPSCOPE_BUILD_BENCH=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-cmake --build "$BUILD" -j "$(nproc)" --target gapscope-cli gpu_tests writer_tests >> "$OUT/build.log" 2>&1 \
-  || { tail -40 "$OUT/build.log"; exit 1; }
-echo "build ok"
+gpu/tools/device_build.sh gapscope-cli gpu_tests writer_tests || exit 1
 
 timeout 300 "$BUILD/tests/gpu/gpu_tests" > "$OUT/tests.log" 2>&1; echo "gpu_tests exit $?" | tee -a "$OUT/tests.log"
 timeout 120 "$BUILD/tests/writer/writer_tests" >> "$OUT/tests.log" 2>&1; echo "writer_tests exit $?" | tee -a "$OUT/tests.log"
