@@ -25,6 +25,17 @@ TEST(KernelNames, LabelsAreShortAndNameTheFunctor) {
   EXPECT_EQ(kernelLabel(kLayerNorm),
             "at::native::vectorized_layer_norm_kernel<float, float, false>");
   EXPECT_EQ(kernelLabel(kGemmBias), kGemmBias);
+  // The functor named third (a non-vectorised kernel), and one named by the
+  // function it comes from: never the bare number of a template argument.
+  EXPECT_EQ(kernelLabel("void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<"
+                        "at::native::CUDAFunctor_add<float> >(at::TensorIteratorBase&, "
+                        "at::native::CUDAFunctor_add<float> const&)::{lambda(int)#1}>(int, ...)"),
+            "elementwise: CUDAFunctor_add");
+  EXPECT_EQ(kernelLabel("void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+                        "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+                        "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda(float)#1}, "
+                        "std::array<char*, 2ul> >(int, ...)"),
+            "elementwise: launch_clamp_scalar");
   std::string longName(300, 'x');
   std::string label = kernelLabel(longName, 40);
   EXPECT_EQ(label.size(), 40u);

@@ -45,30 +45,59 @@ std::string_view identBefore(std::string_view s, std::size_t end) {
   return s.substr(begin, end - begin);
 }
 
+bool isNumber(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// In a wrapper "AUnaryFunctor<float, float, float, MulFunctor<float>>" that
+// starts at `at` (the '<' after the wrapper's name), the innermost
+// "...Functor" before the wrapper's arguments close; the wrapper otherwise.
+std::string_view innermostFunctor(std::string_view args, std::size_t at, std::string_view wrapper) {
+  const std::size_t close = args.find('>', at);
+  for (std::size_t f = args.find("Functor<", at + 1); f != std::string_view::npos && f < close;
+       f = args.find("Functor<", f + 1))
+    wrapper = identBefore(args, f + 7);
+  return wrapper;
+}
+
+// The first functor named in the template arguments: an identifier holding
+// "Functor" (CUDAFunctor_add, MulFunctor) or ending in "_kernel_cuda"
+// (tanh_kernel_cuda), wherever it sits ("elementwise_kernel<128, 2,
+// gpu_kernel_impl_nocast<CUDAFunctor_add<float>>>" names it third).
+std::string_view namedFunctor(std::string_view args) {
+  for (std::size_t i = 0; i < args.size();) {
+    if (!isIdentChar(args[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < args.size() && isIdentChar(args[end])) ++end;
+    const std::string_view ident = args.substr(i, end - i);
+    if (ident.ends_with("Functor") && end < args.size() && args[end] == '<') return innermostFunctor(args, end, ident);
+    if (contains(ident, "Functor") || ident.ends_with("_kernel_cuda")) return ident;
+    i = end;
+  }
+  return {};
+}
+
 // The functor of "at::native::vectorized_elementwise_kernel<4, FUNCTOR, ...>":
+// one named as such anywhere in the template arguments (namedFunctor), else
 // the identifier right before the first '(' or '<' of the second template
-// argument ("tanh_kernel_cuda", "CUDAFunctor_add"); for wrappers such as
-// "BinaryFunctor<float, float, float, MulFunctor<float>>" the innermost
-// "...Functor" ("MulFunctor").
+// argument ("launch_clamp_scalar"); never a bare number.
 std::string elementwiseFunctor(std::string_view name) {
   std::string text(name);
   eraseAll(text, "(anonymous namespace)::");
   std::size_t open = text.find('<');
-  std::size_t comma = open == std::string::npos ? std::string::npos : text.find(',', open);
-  if (comma == std::string::npos) return "";
-  std::string_view arg = std::string_view(text).substr(comma + 1);
+  if (open == std::string::npos) return "";
+  const std::string_view args = std::string_view(text).substr(open + 1);
+  if (std::string_view named = namedFunctor(args); !named.empty()) return std::string(named);
+  std::size_t comma = args.find(',');
+  if (comma == std::string_view::npos) return "";
+  std::string_view arg = args.substr(comma + 1);
   std::size_t stop = arg.find_first_of("(<,>");
   if (stop == std::string_view::npos) return "";
   std::string_view functor = identBefore(arg, stop);
-  if (arg[stop] == '<' && functor.ends_with("Functor")) {
-    // Look for an inner "...Functor<" before the wrapper's arguments close.
-    std::size_t close = arg.find('>', stop);
-    for (std::size_t at = arg.find("Functor<", stop + 1); at != std::string_view::npos && at < close;
-         at = arg.find("Functor<", at + 1)) {
-      functor = identBefore(arg, at + 7);
-    }
-  }
-  return std::string(functor);
+  return isNumber(functor) ? "" : std::string(functor);
 }
 
 std::string cutMiddle(std::string text, std::size_t maxLength) {
