@@ -94,9 +94,13 @@ void ComparePanel::setReport(const report::ComparisonReport& report) {
     m->setTable(t ? *t : report::Table{});
   }
   for (QTableView* v : smallTables_) v->resizeColumnsToContents();
+  // Names and kernel lists run to hundreds of characters: no column wider
+  // than this (the whole text is the cell's tooltip).
+  constexpr int kMaxColumnWidth = 380;
   for (const auto& [id, p] : panels_) {
     p->view()->resizeColumnsToContents();
-    p->view()->setColumnWidth(0, std::min(p->view()->columnWidth(0), 420));
+    for (int c = 0; c < p->view()->model()->columnCount(); ++c)
+      p->view()->setColumnWidth(c, std::min(p->view()->columnWidth(c), kMaxColumnWidth));
   }
 }
 

@@ -21,6 +21,7 @@
 #include "gapscope/compare/compare.h"
 #include "models/table_format.h"
 #include "timeline/timeline_view.h"
+#include "timeline/utilisation_strip.h"
 #include "timeline/timeline_widget.h"
 #include "trace_loader.h"
 #include "trace_session.h"
@@ -106,6 +107,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   dock->setWidget(panel_);
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::BottomDockWidgetArea, dock);
+  resizeDocks({dock}, {260}, Qt::Vertical);
   connect(&comparing_, &QFutureWatcherBase::finished, this, [this] { showComparison(comparing_.result()); });
   buildMenus();
   resize(1400, 900);
@@ -139,6 +141,11 @@ QWidget* CompareWindow::buildRunPane(Side side) {
   column->addWidget(titles_[side]);
   views_[side] = new TimelineView(sessions_[side], pane);
   views_[side]->setObjectName(QStringLiteral("timelineView%1").arg(QLatin1String(sideName(side))));
+  // Two runs and the Compare dock share one window: a lower strip and a
+  // smaller least height than a single timeline's keep all three in view
+  // on a 1024x700 screen.
+  views_[side]->utilisation()->setFixedHeight(56);
+  views_[side]->timeline()->setMinimumHeight(90);
   column->addWidget(views_[side], 1);
   return pane;
 }
