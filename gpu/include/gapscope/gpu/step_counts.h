@@ -1,5 +1,6 @@
-// GPU work per step of a recording (or of any trace with ProfilerStep#N
-// annotations): the GPU ops launched from inside each step's CPU range.
+// GPU work per step of a recording (or of any trace with steps: see
+// analysis/steps.h): the GPU ops launched from inside each step's CPU range,
+// as the gap analysis' per-step figures count them.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 namespace gapscope::gpu {
 
 struct StepCounts {
-  std::string name;  // "ProfilerStep#3"
+  std::string name;  // "ProfilerStep#3" (or the step annotation's name)
   TimeNs cpuStart = 0;
   TimeNs cpuDur = 0;
   std::uint32_t kernels = 0;
