@@ -8,7 +8,10 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -21,6 +24,7 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
 #include "models/report_table_model.h"
+#include "panels/table_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
 #include "trace_session.h"
@@ -93,7 +97,11 @@ TEST_F(ComparePair, AKernelRowHighlightsItsSlicesInBothRuns) {
   for (int r = 0; r < kernels->rowCount(); ++r)
     if (kernels->integer(r, "count_a") > 0 && kernels->integer(r, "count_b") > 0) row = r;
   ASSERT_GE(row, 0);
-  panel->activateKernel(row);
+  // A click on the row, as a user makes it.
+  TablePanel* table = panel->panel("kernels");
+  table->view()->setFocus();
+  const QModelIndex index = table->proxy()->mapFromSource(kernels->index(row, 0));
+  QTest::mouseClick(table->view()->viewport(), Qt::LeftButton, {}, table->view()->visualRect(index).center());
   const std::string name = kernels->text(row, "name");
   for (auto side : {CompareWindow::A, CompareWindow::B}) {
     TraceSession* s = w().session(side);

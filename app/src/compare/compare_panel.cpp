@@ -43,9 +43,12 @@ ComparePanel::ComparePanel(std::array<TraceSession*, 2> sessions, QWidget* paren
   TablePanel* groups = addTablePanel("kernel_groups", tr("Kernel groups"), 2);
   TablePanel* kernels = addTablePanel("kernels", tr("Kernels"), 0);
   TablePanel* ops = addTablePanel("ops", tr("Operators"), 0);
-  connect(groups, &TablePanel::rowActivated, this, &ComparePanel::activateGroup);
-  connect(kernels, &TablePanel::rowActivated, this, &ComparePanel::activateKernel);
-  connect(ops, &TablePanel::rowActivated, this, &ComparePanel::activateOp);
+  // A click on a row shows its slices, as do Enter and a double click.
+  for (auto signal : {&TablePanel::rowActivated, &TablePanel::currentRowChanged}) {
+    connect(groups, signal, this, &ComparePanel::activateGroup);
+    connect(kernels, signal, this, &ComparePanel::activateKernel);
+    connect(ops, signal, this, &ComparePanel::activateOp);
+  }
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tabs_);

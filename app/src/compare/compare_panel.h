@@ -1,7 +1,8 @@
 // The Compare dock: the comparison's tables (the two runs per step, idle by
 // cause, kernel groups, kernels, operators), each sorted by the size of the
-// change. Activating a row highlights the matching slices in both runs'
-// timelines: a kernel's occurrences, every kernel of a group, an operator's.
+// change. Clicking (or activating) a row highlights the matching slices in
+// both runs' timelines: a kernel's occurrences, every kernel of a group, an
+// operator's.
 #pragma once
 
 #include <QWidget>
