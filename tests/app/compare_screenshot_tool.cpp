@@ -16,23 +16,16 @@
 #include <cstdio>
 
 #include "app_setup.h"
+#include "settle.h"
 #include "compare/compare_panel.h"
 #include "compare/compare_window.h"
 #include "main_window.h"
 #include "models/report_table_model.h"
 
 using namespace gapscope::app;
+using gapscope::app::testing::settle;
 
 namespace {
-
-void settle(int ms = 400) {
-  QElapsedTimer t;
-  t.start();
-  while (t.elapsed() < ms) {
-    QApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(10);
-  }
-}
 
 void pickTheme(MainWindow& themes, const QString& name) {
   for (QAction* a : themes.findChildren<QAction*>())

@@ -18,6 +18,7 @@
 #include <cstdio>
 
 #include "app_setup.h"
+#include "settle.h"
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
 #include "panels/analysis_panels.h"
@@ -29,17 +30,9 @@
 
 using namespace gapscope;
 using namespace gapscope::app;
+using gapscope::app::testing::settle;
 
 namespace {
-
-void settle(int ms = 300) {
-  QElapsedTimer t;
-  t.start();
-  while (t.elapsed() < ms) {
-    QApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(10);
-  }
-}
 
 void save(QWidget* w, const QString& dir, const QString& name) {
   settle();

@@ -30,20 +30,17 @@ void matchOps(const analysis::OpTable& a, const analysis::OpTable& b, Comparison
     d.inputShapes = r.inputShapes;
     return d;
   };
-  for (const analysis::OpRow& r : a.rows) {
-    if (r.device != analysis::OpDevice::Cpu) continue;
-    OpDelta& d = rowFor(r);
-    d.callsA = r.calls;
-    d.selfCpuA = r.selfCpu;
-    d.deviceA = r.deviceTotal;
-  }
-  for (const analysis::OpRow& r : b.rows) {
-    if (r.device != analysis::OpDevice::Cpu) continue;
-    OpDelta& d = rowFor(r);
-    d.callsB = r.calls;
-    d.selfCpuB = r.selfCpu;
-    d.deviceB = r.deviceTotal;
-  }
+  auto addRun = [&](const analysis::OpTable& table, bool runB) {
+    for (const analysis::OpRow& r : table.rows) {
+      if (r.device != analysis::OpDevice::Cpu) continue;
+      OpDelta& d = rowFor(r);
+      (runB ? d.callsB : d.callsA) = r.calls;
+      (runB ? d.selfCpuB : d.selfCpuA) = r.selfCpu;
+      (runB ? d.deviceB : d.deviceA) = r.deviceTotal;
+    }
+  };
+  addRun(a, false);
+  addRun(b, true);
   out.ops.reserve(rows.size());
   for (auto& [key, d] : rows) out.ops.push_back(std::move(d));
   std::stable_sort(out.ops.begin(), out.ops.end(), [&](const OpDelta& x, const OpDelta& y) {
