@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
 #include "load_trace.h"
 #include "output.h"
@@ -17,6 +18,7 @@ namespace {
 using analysis::Gap;
 using analysis::GapAnalysis;
 using analysis::GapCause;
+using analysis::RankedGap;
 using analysis::UtilizationStats;
 using Json = nlohmann::ordered_json;
 
@@ -53,30 +55,6 @@ std::string threadText(const Trace& t, std::uint32_t track) {
   return j.is_null() ? "-" : j.is_string() ? j.get<std::string>() : j.dump();
 }
 
-// The gaps to print, longest first. A stream gap that is exactly a gap of
-// its whole device (always so on a one-stream device) is shown once, as
-// the device gap.
-std::vector<const Gap*> gapsToShow(const GapAnalysis& a) {
-  std::vector<const Gap*> out;
-  std::vector<const Gap*> deviceGaps;
-  for (const Gap& g : a.gaps)
-    if (g.stream < 0) deviceGaps.push_back(&g);
-  auto sameAsDeviceGap = [&](const Gap& g) {
-    auto it = std::lower_bound(deviceGaps.begin(), deviceGaps.end(), g, [](const Gap* d, const Gap& x) {
-      return d->device != x.device ? d->device < x.device : d->start < x.start;
-    });
-    return it != deviceGaps.end() && (*it)->device == g.device && (*it)->start == g.start &&
-           (*it)->dur == g.dur;
-  };
-  for (const Gap& g : a.gaps)
-    if (g.stream < 0 || !sameAsDeviceGap(g)) out.push_back(&g);
-  auto longer = [](const Gap* x, const Gap* y) {
-    return x->dur != y->dur ? x->dur > y->dur : x->start < y->start;
-  };
-  std::sort(out.begin(), out.end(), longer);
-  return out;
-}
-
 // --- JSON ------------------------------------------------------------------
 
 Json statsJson(const UtilizationStats& s, bool withStream) {
@@ -96,12 +74,14 @@ Json statsJson(const UtilizationStats& s, bool withStream) {
   return j;
 }
 
-Json gapJson(const Trace& t, const GapAnalysis& a, const Gap& g) {
+Json gapJson(const Trace& t, const GapAnalysis& a, const RankedGap& r) {
+  const Gap& g = a.gaps[r.gap];
   Json j;
   j["device"] = g.device;
   j["stream"] = g.stream < 0 ? Json(nullptr) : Json(g.stream);
   j["start_us"] = format::usNumber(g.start);
   j["dur_us"] = format::usNumber(g.dur);
+  j["device_idle_us"] = format::usNumber(r.deviceIdle);
   j["cause"] = analysis::gapCauseName(g.cause);
   j["before"] = sliceName(t, g.before);
   j["after"] = sliceName(t, g.after);
@@ -132,14 +112,14 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
 }
 
 void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
-               const std::vector<const Gap*>& gaps, bool perStep) {
+               const std::vector<RankedGap>& gaps, bool perStep) {
   Json j;
   j["devices"] = Json::array();
   for (const auto& d : a.devices) j["devices"].push_back(statsJson(d, false));
   j["streams"] = Json::array();
   for (const auto& s : a.streams) j["streams"].push_back(statsJson(s, true));
   j["gaps"] = Json::array();
-  for (const Gap* g : gaps) j["gaps"].push_back(gapJson(t, a, *g));
+  for (const RankedGap& r : gaps) j["gaps"].push_back(gapJson(t, a, r));
   const auto& l = a.launchStats;
   j["launches"] = {{"count", l.count},
                    {"launch_us", distributionJson(l.launchNs)},
@@ -158,15 +138,17 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
 // --- CSV: one row per gap ------------------------------------------------------
 
 void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
-              const std::vector<const Gap*>& gaps) {
-  writeCsvRow(out, {"device", "stream", "start_us", "dur_us", "cause", "hta_category", "before",
+              const std::vector<RankedGap>& gaps) {
+  writeCsvRow(out, {"device", "stream", "start_us", "dur_us", "device_idle_us", "cause", "hta_category", "before",
                     "after", "launch_call", "launch_thread", "cpu_ops", "explanation"});
-  for (const Gap* g : gaps) {
+  for (const RankedGap& r : gaps) {
+    const Gap* g = &a.gaps[r.gap];
     std::string ops;
     for (const auto& op : analysis::cpuOpsOf(a, *g))
       ops += (ops.empty() ? "" : "; ") + cpuOpName(t, op) + "=" + format::exactUs(op.selfNs);
     writeCsvRow(out, {std::to_string(g->device), g->stream < 0 ? "" : std::to_string(g->stream),
-                      format::exactUs(g->start), format::exactUs(g->dur), analysis::gapCauseName(g->cause),
+                      format::exactUs(g->start), format::exactUs(g->dur), format::exactUs(r.deviceIdle),
+                      analysis::gapCauseName(g->cause),
                       analysis::htaIdleKindName(g->hta), sliceName(t, g->before),
                       sliceName(t, g->after), sliceName(t, g->launch),
                       g->launchTrack == kNoIndex ? "" : threadText(t, g->launchTrack), ops,
@@ -244,35 +226,47 @@ void printOverheadOps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
   table.print(out);
 }
 
-void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a,
-               const std::vector<const Gap*>& gaps, std::size_t listedTotal) {
-  out << "\nLongest gaps (" << gaps.size() << " of " << listedTotal << " listed, "
-      << a.unlistedGaps << " shorter ones counted but not listed):\n";
+// "launch overhead", or "launch overhead (device busy)" for a stream gap
+// while another stream kept the device busy.
+std::string causeText(const Gap& g, const RankedGap& r) {
+  std::string cause = analysis::gapCauseLabel(g.cause);
+  return g.stream >= 0 && r.deviceBusy() ? cause + " (device busy)" : cause;
+}
+
+void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a, const std::vector<RankedGap>& gaps,
+               std::size_t listedTotal, bool streams) {
+  out << "\nLargest gaps" << (streams ? ", by the device idle inside them" : " of the whole device") << " ("
+      << gaps.size() << " of " << listedTotal << " listed, " << a.unlistedGaps
+      << " shorter ones counted but not listed" << (streams ? "" : "; --streams adds each stream's gaps") << "):\n";
   if (gaps.empty()) return;
   using Align = TextTable::Align;
   TextTable table;
   table.addColumn("Start");
   table.addColumn("Duration");
+  if (streams) table.addColumn("Device idle");
   table.addColumn("Device");
   table.addColumn("Stream");
   table.addColumn("Cause", Align::Left);
   table.addColumn("After op", Align::Left, 40);
   table.addColumn("Thread");
   table.addColumn("Top CPU ops (self time in gap)", Align::Left, 70);
-  for (const Gap* g : gaps) {
+  for (const RankedGap& r : gaps) {
+    const Gap& g = a.gaps[r.gap];
     std::string ops;
-    auto list = analysis::cpuOpsOf(a, *g);
+    auto list = analysis::cpuOpsOf(a, g);
     for (std::size_t i = 0; i < list.size() && i < 3; ++i)
       ops += (i ? ", " : "") + cpuOpName(t, list[i]) + " " + format::formatDuration(list[i].selfNs, kTableTime);
-    table.addRow({format::formatDuration(g->start - t.minTime(), kTableTime),
-                  format::formatDuration(g->dur, kTableTime),
-                  std::to_string(g->device), g->stream < 0 ? "all" : std::to_string(g->stream),
-                  analysis::gapCauseLabel(g->cause), sliceName(t, g->after),
-                  threadText(t, g->launchTrack), ops});
+    std::vector<std::string> cells{format::formatDuration(g.start - t.minTime(), kTableTime),
+                                   format::formatDuration(g.dur, kTableTime)};
+    if (streams) cells.push_back(format::formatDuration(r.deviceIdle, kTableTime));
+    for (std::string cell : {std::to_string(g.device), g.stream < 0 ? std::string("all") : std::to_string(g.stream),
+                             causeText(g, r), sliceName(t, g.after), threadText(t, g.launchTrack), ops})
+      cells.push_back(std::move(cell));
+    table.addRow(std::move(cells));
   }
   table.print(out);
   out << "(Start is from the beginning of the trace; stream \"all\" is a gap of the whole device.)\n"
-      << "Why the longest gap: " << analysis::explainGap(t, *gaps.front()) << '\n';
+      << "Why the largest gap: " << analysis::explainGap(t, a.gaps[gaps.front().gap]) << '\n';
 }
 
 // Annotation steps share one name: their number tells them apart.
@@ -309,7 +303,7 @@ void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
 }
 
 void printText(std::ostream& out, const Trace& t, const GapAnalysis& a,
-               const std::vector<const Gap*>& gaps, std::size_t listedTotal, bool perStep) {
+               const std::vector<RankedGap>& gaps, std::size_t listedTotal, bool perStep, bool streams) {
   out << "Verdict: " << a.verdict.line << "\n";
   if (!a.hasGpuActivity) return;
   out << '\n';
@@ -319,7 +313,7 @@ void printText(std::ostream& out, const Trace& t, const GapAnalysis& a,
   out << '\n';
   printLaunches(out, a);
   printOverheadOps(out, t, a);
-  printGaps(out, t, a, gaps, listedTotal);
+  printGaps(out, t, a, gaps, listedTotal, streams);
   if (perStep) printSteps(out, t, a);
   for (const auto& note : a.notes) out << "Note: " << note << '\n';
 }
@@ -338,12 +332,14 @@ int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
   auto trace = loadTraceForCommand(*path, "gaps", err);
   if (!trace) return 1;
 
-  const GapAnalysis a = analysis::analyzeGaps(*trace, options);
-  const std::vector<const Gap*> all = gapsToShow(a);
-  std::vector<const Gap*> shown = all;
+  const analysis::GpuBusy busy = analysis::computeGpuBusy(*trace);
+  const GapAnalysis a = analysis::analyzeGaps(*trace, busy, options);
+  const bool streams = args.has("streams");
+  const std::vector<RankedGap> all = analysis::rankGaps(a, busy, {streams, 0, std::nullopt});
+  std::vector<RankedGap> shown = all;
   if (shown.size() > limit) shown.resize(limit);
   switch (format) {
-    case OutputFormat::Text: printText(out, *trace, a, shown, all.size(), perStep); break;
+    case OutputFormat::Text: printText(out, *trace, a, shown, all.size(), perStep, streams); break;
     case OutputFormat::Json: printJson(out, *trace, a, shown, perStep); break;
     case OutputFormat::Csv: printCsv(out, *trace, a, shown); break;
   }
@@ -352,11 +348,13 @@ int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
-GAPSCOPE_CLI_COMMAND("gaps", "gaps TRACE [--format text|json|csv] [--min-gap-us X] [--limit N] [--per-step]",
+GAPSCOPE_CLI_COMMAND("gaps",
+                     "gaps TRACE [--format text|json|csv] [--min-gap-us X] [--limit N] [--streams] [--per-step]",
                      "GPU idle gaps and why: utilisation per device and stream, each gap's cause "
                      "(launch overhead, synchronisation, queued, other) with the CPU ops to blame, "
-                     "launch statistics and a verdict (--min-gap-us default 1; text lists the 20 "
-                     "longest gaps unless --limit)",
-                     {"per-step"}, runGaps);
+                     "launch statistics and a verdict; gaps of the whole device, largest first "
+                     "(--streams adds each stream's gaps, ranked by the device idle inside them; "
+                     "--min-gap-us default 1; text lists the 20 largest unless --limit)",
+                     {"per-step", "streams"}, runGaps);
 
 }  // namespace gapscope::cli

@@ -133,14 +133,22 @@ TEST(GapListModel, PassesTheModelTesterAndFollowsTheMinimumGap) {
   session.setTrace(splitStack());
   const auto& gaps = session.gaps().gaps;
   ASSERT_GT(model.rowCount(), 0);
+  // Device gaps only by default (the one-stream trace's stream gaps are
+  // the same intervals, listed once), largest first.
   const auto listedAbove = [&](TimeNs min) {
-    return static_cast<int>(std::count_if(gaps.begin(), gaps.end(), [&](const auto& g) { return g.dur >= min; }));
+    return static_cast<int>(
+        std::count_if(gaps.begin(), gaps.end(), [&](const auto& g) { return g.stream < 0 && g.dur >= min; }));
   };
+  EXPECT_EQ(model.rowCount(), listedAbove(session.minGapNs()));
+  model.setStreamGaps(true);
   EXPECT_EQ(model.rowCount(), listedAbove(session.minGapNs()));
   session.setMinGapNs(20000);
   EXPECT_EQ(model.rowCount(), listedAbove(20000));
   for (int r = 0; r < model.rowCount(); ++r) {
     EXPECT_GE(model.index(r, GapListModel::Duration).data(kSortRole).toLongLong(), 20000);
+    if (r > 0)
+      EXPECT_GE(model.index(r - 1, GapListModel::DeviceIdle).data(kSortRole).toLongLong(),
+                model.index(r, GapListModel::DeviceIdle).data(kSortRole).toLongLong());
   }
   model.setDurationRange(std::make_pair(TimeNs{20000}, TimeNs{50000}));
   for (int r = 0; r < model.rowCount(); ++r) EXPECT_LT(gaps[model.gapIndex(r)].dur, 50000);

@@ -136,8 +136,18 @@ GapsPanel::GapsPanel(TraceSession* session, QWidget* parent)
   table_->toolbar()->insertWidget(2, clearRange_);
   rangeLabel_->hide();
   clearRange_->hide();
+  streamGaps_ = new QCheckBox(tr("Stream gaps"), this);
+  streamGaps_->setObjectName(QStringLiteral("gapStreams"));
+  streamGaps_->setToolTip(tr("Also list each stream's gaps, ranked by the time the whole GPU sat idle during "
+                             "them (none while another stream kept it busy)"));
+  table_->toolbar()->insertWidget(1, streamGaps_);
   bareLayout(this)->addWidget(table_);
   connect(clearRange_, &QPushButton::clicked, this, [this] { setDurationRange(std::nullopt); });
+  connect(streamGaps_, &QCheckBox::toggled, this, [this](bool on) {
+    model_->setStreamGaps(on);
+    table_->view()->setColumnHidden(GapListModel::DeviceIdle, !on);
+  });
+  table_->view()->setColumnHidden(GapListModel::DeviceIdle, true);
   const auto focus = [this](int row) {
     const std::uint32_t gap = model_->gapIndex(row);
     if (gap != kNoIndex && !(session_->selection() == Selection{Selection::Kind::Gap, gap})) session_->focusGap(gap);

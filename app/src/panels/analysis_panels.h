@@ -73,6 +73,7 @@ class GapsPanel : public QWidget {
   explicit GapsPanel(TraceSession* session, QWidget* parent = nullptr);
   GapListModel* model() const { return model_; }
   TablePanel* table() const { return table_; }
+  QCheckBox* streamGaps() const { return streamGaps_; }
   // Shows only gaps with lo <= duration < hi (from the histogram); nullopt: all.
   void setDurationRange(std::optional<std::pair<TimeNs, TimeNs>> range);
 
@@ -84,6 +85,7 @@ class GapsPanel : public QWidget {
   TablePanel* table_;
   QLabel* rangeLabel_;
   QPushButton* clearRange_;
+  QCheckBox* streamGaps_;
 };
 
 }  // namespace gapscope::app

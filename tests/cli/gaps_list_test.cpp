@@ -1,0 +1,60 @@
+// gapscope-cli gaps lists the whole device's gaps, largest first; --streams
+// adds each stream's gaps ranked by the device idle inside them, a gap
+// while another stream kept the device busy marked as such.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_run.h"
+
+namespace gapscope::testing {
+namespace {
+
+std::string x(const char* name, const char* cat, int pid, int tid, double ts, double dur, int corr) {
+  return std::string("{\"ph\":\"X\",\"name\":\"") + name + "\",\"cat\":\"" + cat + "\",\"pid\":" +
+         std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + std::to_string(ts) +
+         ",\"dur\":" + std::to_string(dur) + ",\"args\":{\"correlation\":" + std::to_string(corr) + "}}";
+}
+
+// Stream 8 runs a kernel 0..100 us; stream 7 runs 0..10, 50..60, 130..140.
+std::string twoStreamsJson() {
+  std::string e = x("cudaLaunchKernel", "cuda_runtime", 1, 1, 0, 1, 1) + "," +
+                  x("long", "kernel", 0, 8, 0, 100, 1) + "," + x("cudaLaunchKernel", "cuda_runtime", 1, 1, 2, 1, 2) +
+                  "," + x("a", "kernel", 0, 7, 0, 10, 2) + "," + x("cudaLaunchKernel", "cuda_runtime", 1, 1, 45, 1, 3) +
+                  "," + x("b", "kernel", 0, 7, 50, 10, 3) + "," + x("cudaLaunchKernel", "cuda_runtime", 1, 1, 125, 1, 4) +
+                  "," + x("c", "kernel", 0, 7, 130, 10, 4);
+  return "{\"traceEvents\":[" + e + "]}";
+}
+
+TEST(CliGaps, DeviceGapsByDefaultStreamGapsOnDemand) {
+  TempDir dir;
+  const std::string path = (dir.path() / "two_streams.json").string();
+  std::ofstream(path) << twoStreamsJson();
+  CliResult plain = runCli({"gaps", path, "--format", "json"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const auto device = nlohmann::json::parse(plain.out)["gaps"];
+  ASSERT_EQ(device.size(), 1u);
+  EXPECT_TRUE(device[0]["stream"].is_null());
+  EXPECT_EQ(device[0]["dur_us"], 30);
+  EXPECT_EQ(device[0]["device_idle_us"], 30);
+
+  CliResult streams = runCli({"gaps", path, "--streams", "--format", "json"});
+  ASSERT_EQ(streams.status, 0) << streams.err;
+  const auto all = nlohmann::json::parse(streams.out)["gaps"];
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_TRUE(all[0]["stream"].is_null());
+  EXPECT_EQ(all[1]["stream"], 7);
+  EXPECT_EQ(all[1]["dur_us"], 70);
+  EXPECT_EQ(all[1]["device_idle_us"], 30);
+  EXPECT_EQ(all[2]["dur_us"], 40);
+  EXPECT_EQ(all[2]["device_idle_us"], 0);
+
+  CliResult text = runCli({"gaps", path, "--streams"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("(device busy)"), std::string::npos) << text.out;
+}
+
+}  // namespace
+}  // namespace gapscope::testing

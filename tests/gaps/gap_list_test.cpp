@@ -1,0 +1,126 @@
+// The gap list as a user reads it (rankGaps): device gaps by their idle
+// time, stream gaps only when asked for, each idle interval listed once,
+// and a stream gap while another stream keeps the device busy ranked by
+// the device idle it causes (none). And the step definition's fallback.
+#include <gtest/gtest.h>
+
+#include "gap_trace.h"
+#include "gapscope/analysis/gap_list.h"
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/steps.h"
+
+using namespace gapscope;
+using namespace gapscope::analysis;
+using gapscope::gaps_test::GapTrace;
+using gapscope::gaps_test::us;
+
+namespace {
+
+// Stream 8 runs a long kernel 0..100 us; stream 7 runs 0..10, 50..60 and
+// 130..140. Stream 7's gap 10..50 falls while stream 8 keeps the device
+// busy; its gap 60..130 holds the device gap 100..130.
+Trace twoStreams() {
+  GapTrace g;
+  g.launch(us(0), us(1), 1).kernel("long", us(0), us(100), 1, 8);
+  g.launch(us(0), us(1), 2).kernel("a", us(0), us(10), 2, 7);
+  g.launch(us(45), us(1), 3).kernel("b", us(50), us(10), 3, 7);
+  g.launch(us(125), us(1), 4).kernel("c", us(130), us(10), 4, 7);
+  return g.finish();
+}
+
+}  // namespace
+
+TEST(GapList, DeviceGapsOnlyByDefault) {
+  const Trace t = twoStreams();
+  const GpuBusy busy = computeGpuBusy(t);
+  const GapAnalysis a = analyzeGaps(t, busy);
+  const auto ranked = rankGaps(a, busy, {});
+  ASSERT_EQ(ranked.size(), 1u);
+  const Gap& g = a.gaps[ranked[0].gap];
+  EXPECT_EQ(g.stream, -1);
+  EXPECT_EQ(g.start, us(100));
+  EXPECT_EQ(g.dur, us(30));
+  EXPECT_EQ(ranked[0].deviceIdle, us(30));
+}
+
+TEST(GapList, StreamGapsRankByTheDeviceIdleInsideThem) {
+  const Trace t = twoStreams();
+  const GpuBusy busy = computeGpuBusy(t);
+  const GapAnalysis a = analyzeGaps(t, busy);
+  GapListOptions withStreams;
+  withStreams.streams = true;
+  const auto ranked = rankGaps(a, busy, withStreams);
+  ASSERT_EQ(ranked.size(), 3u);
+  // The device gap first; then stream 7's 60..130 (70 us long, 30 us of it
+  // device idle); last its 10..50, while stream 8 ran: no device idle.
+  EXPECT_EQ(a.gaps[ranked[0].gap].stream, -1);
+  EXPECT_EQ(a.gaps[ranked[1].gap].start, us(60));
+  EXPECT_EQ(ranked[1].deviceIdle, us(30));
+  EXPECT_FALSE(ranked[1].deviceBusy());
+  EXPECT_EQ(a.gaps[ranked[2].gap].start, us(10));
+  EXPECT_EQ(a.gaps[ranked[2].gap].dur, us(40));
+  EXPECT_EQ(ranked[2].deviceIdle, 0);
+  EXPECT_TRUE(ranked[2].deviceBusy());
+}
+
+TEST(GapList, AStreamGapThatIsTheDeviceGapIsListedOnce) {
+  GapTrace g;  // one stream: every stream gap is a device gap
+  g.launch(us(0), us(1), 1).kernel("a", us(2), us(5), 1);
+  g.launch(us(20), us(1), 2).kernel("b", us(22), us(5), 2);
+  g.launch(us(40), us(1), 3).kernel("c", us(60), us(5), 3);
+  const Trace t = g.finish();
+  const GpuBusy busy = computeGpuBusy(t);
+  const GapAnalysis a = analyzeGaps(t, busy);
+  EXPECT_EQ(a.gaps.size(), 4u);  // two device gaps and the same two on the stream
+  GapListOptions withStreams;
+  withStreams.streams = true;
+  const auto ranked = rankGaps(a, busy, withStreams);
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(a.gaps[ranked[0].gap].dur, us(33));  // 27..60, largest first
+  EXPECT_EQ(a.gaps[ranked[1].gap].dur, us(15));  // 7..22
+  withStreams.minGapNs = us(20);
+  EXPECT_EQ(rankGaps(a, busy, withStreams).size(), 1u);
+  withStreams.minGapNs = 0;
+  withStreams.durationRange = std::pair<TimeNs, TimeNs>{us(10), us(20)};
+  ASSERT_EQ(rankGaps(a, busy, withStreams).size(), 1u);
+}
+
+TEST(Steps, ARepeatedTopLevelAnnotationIsTheStepWithoutProfilerSteps) {
+  GapTrace g;
+  for (int i = 0; i < 3; ++i) {
+    const TimeNs at = us(100) * i;
+    g.cpu("train_step", at, us(50), "user_annotation");
+    g.cpu("forward", at + us(1), us(20), "user_annotation");  // nested: not top-level
+    g.launch(at + us(2), us(1), 10 + i).kernel("k", at + us(5), us(3), 10 + i);
+    g.launch(at + us(4), us(1), 20 + i).kernel("k", at + us(9), us(3), 20 + i);
+  }
+  g.cpu("setup", us(400), us(5), "user_annotation");  // top-level but once
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  EXPECT_EQ(steps.source, StepSource::RepeatedAnnotation);
+  EXPECT_EQ(t.str(steps.name), "train_step");
+  ASSERT_EQ(steps.slices.size(), 3u);
+  const GapAnalysis a = analyzeGaps(t);
+  EXPECT_EQ(a.stepSource, StepSource::RepeatedAnnotation);
+  ASSERT_EQ(a.steps.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a.steps[i].number, static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(a.steps[i].kernels, 2u);
+    EXPECT_EQ(a.steps[i].launches, 2u);
+  }
+}
+
+TEST(Steps, ProfilerStepsWinAndNoAnnotationMeansNoSteps) {
+  GapTrace g;
+  g.cpu("ProfilerStep#7", 0, us(50), "user_annotation");
+  g.cpu("train_step", us(1), us(10), "user_annotation");
+  g.cpu("train_step", us(20), us(10), "user_annotation");
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  EXPECT_EQ(steps.source, StepSource::ProfilerStep);
+  ASSERT_EQ(steps.slices.size(), 1u);
+  EXPECT_EQ(profilerStepNumber("ProfilerStep#7"), 7);
+  GapTrace none;
+  none.cpu("aten::mm", 0, us(5));
+  EXPECT_EQ(findSteps(none.finish()).source, StepSource::WholeTrace);
+}
