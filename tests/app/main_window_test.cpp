@@ -385,6 +385,32 @@ TEST_F(OpenWindow, ClickingAGapBarFiltersTheGapListAndFocusesItsLongestGap) {
   }
 }
 
+TEST_F(OpenWindow, GapBarsShowIdleTimeOrTheNumberOfGaps) {
+  ChartsPanel* charts = w().charts();
+  // Counted here from the gap list: per bin, launch-overhead device gaps and their idle time.
+  const auto& h = charts->gapHistogram();
+  std::vector<double> idleUs(h.bins(), 0), count(h.bins(), 0);
+  for (const auto& g : s().gaps().gaps) {
+    if (g.stream >= 0 || g.dur < s().minGapNs() || g.cause != analysis::GapCause::LaunchOverhead) continue;
+    idleUs[h.binOf(g.dur)] += static_cast<double>(g.dur) / 1000.0;
+    count[h.binOf(g.dur)] += 1;
+  }
+  auto bars = [&] {
+    for (int i = 0; i < charts->gapPlot()->plottableCount(); ++i)
+      if (charts->gapPlot()->plottable(i)->name() ==
+          QString::fromUtf8(analysis::gapCauseLabel(analysis::GapCause::LaunchOverhead)))
+        return qobject_cast<QCPBars*>(charts->gapPlot()->plottable(i));
+    return static_cast<QCPBars*>(nullptr);
+  };
+  ASSERT_NE(bars(), nullptr);
+  EXPECT_EQ(charts->gapMeasure(), ChartsPanel::GapMeasure::IdleTime);
+  for (std::size_t b = 0; b < h.bins(); ++b)
+    EXPECT_NEAR(bars()->data()->at(static_cast<int>(b))->value, idleUs[b], 1e-6) << b;
+  charts->setGapMeasure(ChartsPanel::GapMeasure::Count);
+  for (std::size_t b = 0; b < h.bins(); ++b) EXPECT_EQ(bars()->data()->at(static_cast<int>(b))->value, count[b]) << b;
+  charts->setGapMeasure(ChartsPanel::GapMeasure::IdleTime);
+}
+
 TEST_F(OpenWindow, AQueueTimeBarHighlightsTheLaunchesItCounts) {
   ChartsPanel* charts = w().charts();
   const auto& h = charts->queueHistogram();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "gap_trace.h"
+#include "gapscope/analysis/gap_histogram.h"
 #include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/steps.h"
@@ -123,4 +124,33 @@ TEST(Steps, ProfilerStepsWinAndNoAnnotationMeansNoSteps) {
   GapTrace none;
   none.cpu("aten::mm", 0, us(5));
   EXPECT_EQ(findSteps(none.finish()).source, StepSource::WholeTrace);
+}
+
+TEST(GapHistogram, BinsHoldTheDeviceGapsAndTheirIdleTimeByCause) {
+  GapTrace g;  // device gaps of 3, 4, 30 and 300 us, launch overhead
+  TimeNs at = 0;
+  std::int64_t corr = 1;
+  for (TimeNs gapUs : {3, 4, 30, 300, 0}) {
+    g.launch(at, us(1), corr).kernel("k", at + us(2), us(5), corr);
+    at += us(7) + us(gapUs) - us(2);
+    ++corr;
+  }
+  const Trace t = g.finish();
+  const GapAnalysis a = analyzeGaps(t);
+  const GapHistogram h = deviceGapHistogram(a, 0);
+  std::uint64_t gaps = 0;
+  TimeNs idle = 0;
+  for (std::size_t b = 0; b < h.bins.bins(); ++b) {
+    gaps += h.gapsIn(b);
+    idle += h.idleIn(b);
+    EXPECT_EQ(h.idleIn(b), h.idleNs[b][static_cast<std::size_t>(GapCause::LaunchOverhead)]);
+  }
+  EXPECT_EQ(gaps, 4u);
+  EXPECT_EQ(idle, us(3 + 4 + 30 + 300));
+  // 300 us lies in the 200-500 us bin and holds most idle time alone.
+  const std::size_t big = h.bins.binOf(us(300));
+  EXPECT_EQ(h.bins.lo[big], us(200));
+  EXPECT_EQ(h.gapsIn(big), 1u);
+  EXPECT_EQ(h.idleIn(big), us(300));
+  EXPECT_EQ(deviceGapHistogram(a, us(10)).bins.lo.front(), us(20));  // the minimum leaves short gaps out
 }

@@ -149,7 +149,7 @@ TEST(Formats, HtmlIsSelfContainedWithChartsAndPrintStyles) {
   EXPECT_EQ(html.find("url("), std::string::npos);
   EXPECT_NE(html.find("@media print"), std::string::npos);
   EXPECT_NE(html.find("aria-label=\"GPU utilisation over time\""), std::string::npos);
-  EXPECT_NE(html.find("aria-label=\"Histogram of GPU idle gaps by length and cause\""), std::string::npos);
+  EXPECT_NE(html.find("aria-label=\"GPU idle time in gaps, by gap length and cause\""), std::string::npos);
   for (const Finding& f : r.findings) {
     if (!f.passed) {
       EXPECT_NE(html.find("id=\"rule-" + f.id + "\""), std::string::npos) << f.id;

@@ -1,5 +1,8 @@
 #include "panels/charts_panel.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -43,7 +46,7 @@ ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
   setObjectName(QStringLiteral("chartsPanel"));
   gapPlot_ = newPlot(this, QStringLiteral("gapHistogram"));
   queuePlot_ = newPlot(this, QStringLiteral("queueHistogram"));
-  tabs_->addTab(gapPlot_, tr("Idle gaps by duration"));
+  tabs_->addTab(gapTab(), tr("Idle gaps by duration"));
   tabs_->addTab(queuePlot_, tr("Launch queue time"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -63,7 +66,7 @@ ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
   }
   gapPlot_->legend->setVisible(true);
   gapPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-  gapPlot_->yAxis->setLabel(tr("device gaps"));
+
   queueBars_ = new QCPBars(queuePlot_->xAxis, queuePlot_->yAxis);
   queueBars_->setName(tr("launches"));
   queueBars_->setBrush(pal.slice[timeline::kColourLaunch]);
@@ -88,6 +91,35 @@ ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
   connect(session_, &TraceSession::traceChanged, this, &ChartsPanel::rebuild);
   connect(session_, &TraceSession::gapOverlayChanged, this, &ChartsPanel::rebuildGaps);
   rebuild();
+}
+
+QWidget* ChartsPanel::gapTab() {
+  auto* tab = new QWidget(this);
+  auto* column = new QVBoxLayout(tab);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(2);
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(6, 2, 6, 0);
+  row->addWidget(new QLabel(tr("Bars show"), tab));
+  gapMeasureChoice_ = new QComboBox(tab);
+  gapMeasureChoice_->setObjectName(QStringLiteral("gapMeasure"));
+  gapMeasureChoice_->addItem(tr("idle time"));
+  gapMeasureChoice_->addItem(tr("number of gaps"));
+  gapMeasureChoice_->setToolTip(tr("Idle time: what the gaps of each length cost the GPU (a few long gaps can "
+                                   "hold most of it). Number of gaps: how many there are."));
+  connect(gapMeasureChoice_, &QComboBox::activated, this,
+          [this](int item) { setGapMeasure(item == 0 ? GapMeasure::IdleTime : GapMeasure::Count); });
+  row->addWidget(gapMeasureChoice_);
+  row->addStretch(1);
+  column->addLayout(row);
+  column->addWidget(gapPlot_, 1);
+  return tab;
+}
+
+void ChartsPanel::setGapMeasure(GapMeasure measure) {
+  gapMeasure_ = measure;
+  gapMeasureChoice_->setCurrentIndex(measure == GapMeasure::IdleTime ? 0 : 1);
+  rebuildGaps();
 }
 
 void ChartsPanel::styleAxes(QCustomPlot* plot) {
@@ -126,34 +158,29 @@ void ChartsPanel::rebuild() {
 
 void ChartsPanel::rebuildGaps() {
   listedDeviceGaps_.clear();
-  std::vector<TimeNs> durations;
+  gapHist_ = {};
   if (session_->hasTrace()) {
     const auto& gaps = session_->gaps().gaps;
-    for (std::uint32_t i = 0; i < gaps.size(); ++i) {
-      // Device gaps: the time the whole GPU sat idle, counted once.
-      if (gaps[i].stream >= 0 || gaps[i].dur < session_->minGapNs()) continue;
-      listedDeviceGaps_.push_back(i);
-      durations.push_back(gaps[i].dur);
-    }
+    for (std::uint32_t i = 0; i < gaps.size(); ++i)
+      if (gaps[i].stream < 0 && gaps[i].dur >= session_->minGapNs()) listedDeviceGaps_.push_back(i);
+    gapHist_ = analysis::deviceGapHistogram(session_->gaps(), session_->minGapNs());
   }
-  gapHist_ = timeline::makeDurationHistogram(durations);
-  std::vector<std::array<double, analysis::kGapCauseCount>> perCause(gapHist_.bins());
-  for (std::uint32_t i : listedDeviceGaps_) {
-    const auto& g = session_->gaps().gaps[i];
-    perCause[gapHist_.binOf(g.dur)][static_cast<std::size_t>(g.cause)] += 1;
-  }
+  const bool idle = gapMeasure_ == GapMeasure::IdleTime;
   double top = 1;
   for (std::size_t c = 0; c < gapBars_.size(); ++c) {
     QVector<double> keys, values;
-    for (std::size_t b = 0; b < gapHist_.bins(); ++b) {
+    for (std::size_t b = 0; b < gapHist_.bins.bins(); ++b) {
       keys << static_cast<double>(b);
-      values << perCause[b][c];
+      // Idle time in microseconds: the axis reads "idle time (µs)".
+      values << (idle ? static_cast<double>(gapHist_.idleNs[b][c]) / 1000.0 : static_cast<double>(gapHist_.count[b][c]));
     }
     gapBars_[c]->setData(keys, values, true);
   }
-  for (std::size_t b = 0; b < gapHist_.bins(); ++b) top = std::max(top, static_cast<double>(gapHist_.count[b]));
-  gapPlot_->xAxis->setTicker(binTicker(gapHist_));
-  gapPlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(gapHist_.bins())) - 0.4);
+  for (std::size_t b = 0; b < gapHist_.bins.bins(); ++b)
+    top = std::max(top, idle ? static_cast<double>(gapHist_.idleIn(b)) / 1000.0 : static_cast<double>(gapHist_.gapsIn(b)));
+  gapPlot_->yAxis->setLabel(idle ? tr("idle time (µs)") : tr("device gaps"));
+  gapPlot_->xAxis->setTicker(binTicker(gapHist_.bins));
+  gapPlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(gapHist_.bins.bins())) - 0.4);
   gapPlot_->yAxis->setRange(0, top * 1.1);
   gapPlot_->replot();
 }
@@ -179,12 +206,12 @@ void ChartsPanel::rebuildQueue() {
 }
 
 void ChartsPanel::activateGapBin(std::size_t bin, analysis::GapCause cause) {
-  if (bin >= gapHist_.bins() || !session_->hasTrace()) return;
-  emit gapRangePicked(gapHist_.lo[bin], gapHist_.hi[bin]);
+  if (bin >= gapHist_.bins.bins() || !session_->hasTrace()) return;
+  emit gapRangePicked(gapHist_.bins.lo[bin], gapHist_.bins.hi[bin]);
   std::uint32_t longest = kNoIndex;
   const auto& gaps = session_->gaps().gaps;
   for (std::uint32_t i : listedDeviceGaps_) {
-    if (gaps[i].cause != cause || gapHist_.binOf(gaps[i].dur) != bin) continue;
+    if (gaps[i].cause != cause || gapHist_.bins.binOf(gaps[i].dur) != bin) continue;
     if (longest == kNoIndex || gaps[i].dur > gaps[longest].dur) longest = i;
   }
   if (longest != kNoIndex) session_->focusGap(longest);

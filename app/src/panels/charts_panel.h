@@ -1,5 +1,6 @@
 // Two histograms (QCustomPlot): device idle gaps by duration, stacked by
-// cause, and launch queue times (kernel start minus launch-call end).
+// cause (analysis::deviceGapHistogram: the idle time they hold, or how many
+// there are), and launch queue times (kernel start minus launch-call end).
 // Clicking a bar selects what it counts: a gap bar filters the gap list to
 // that duration range and focuses its longest gap of that cause; a queue-time
 // bar highlights those launch calls on the timeline.
@@ -11,11 +12,13 @@
 #include <optional>
 #include <vector>
 
+#include "gapscope/analysis/gap_histogram.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/timeline/histogram.h"
 
 class QCPAbstractPlottable;
 class QCPBars;
+class QComboBox;
 class QCustomPlot;
 class QTabWidget;
 
@@ -31,7 +34,11 @@ class ChartsPanel : public QWidget {
 
   QCustomPlot* gapPlot() const { return gapPlot_; }
   QCustomPlot* queuePlot() const { return queuePlot_; }
-  const timeline::DurationHistogram& gapHistogram() const { return gapHist_; }
+  const timeline::DurationHistogram& gapHistogram() const { return gapHist_.bins; }
+  // The gap bars show idle time (the default) or the number of gaps.
+  enum class GapMeasure { IdleTime, Count };
+  void setGapMeasure(GapMeasure measure);
+  GapMeasure gapMeasure() const { return gapMeasure_; }
   const timeline::DurationHistogram& queueHistogram() const { return queueHist_; }
 
   // What clicking bin `bin` (of cause `cause` for gaps) does.
@@ -50,6 +57,7 @@ class ChartsPanel : public QWidget {
   void rebuildGaps();
   void rebuildQueue();
   void styleAxes(QCustomPlot* plot);
+  QWidget* gapTab();
 
   TraceSession* session_;
   QTabWidget* tabs_;
@@ -57,7 +65,9 @@ class ChartsPanel : public QWidget {
   QCustomPlot* queuePlot_;
   std::array<QCPBars*, analysis::kGapCauseCount> gapBars_{};
   QCPBars* queueBars_ = nullptr;
-  timeline::DurationHistogram gapHist_;
+  analysis::GapHistogram gapHist_;
+  GapMeasure gapMeasure_ = GapMeasure::IdleTime;
+  QComboBox* gapMeasureChoice_ = nullptr;
   timeline::DurationHistogram queueHist_;
   std::vector<std::uint32_t> listedDeviceGaps_;  // gap indices counted in gapHist_
 };

@@ -118,40 +118,45 @@ std::string utilizationSvg(const Report& r) {
 }
 
 std::string gapHistogramSvg(const Report& r) {
+  // Bars are idle time (what the gaps cost), stacked by cause; the number
+  // of gaps stands on top of each bar.
   const auto& buckets = r.charts.gapHistogram;
-  std::uint64_t maxCount = 0;
-  for (const auto& b : buckets) maxCount = std::max(maxCount, b.total());
-  if (maxCount == 0) return "";
-  const double W = 760, left = 48, right = 12, top = 30, plotH = 170, bottom = 40;
+  TimeNs maxIdle = 0;
+  for (const auto& b : buckets) maxIdle = std::max(maxIdle, b.totalNs);
+  if (maxIdle == 0) return "";
+  const double W = 760, left = 64, right = 12, top = 30, plotH = 170, bottom = 40;
   const double H = top + plotH + bottom;
   const double plotW = W - left - right;
   const double band = plotW / static_cast<double>(buckets.size());
-  const double yMax = niceMax(static_cast<double>(maxCount));
+  const double yMax = niceMax(static_cast<double>(maxIdle));
 
-  std::string s = svgOpen(W, H, "Histogram of GPU idle gaps by length and cause");
+  std::string s = svgOpen(W, H, "GPU idle time in gaps, by gap length and cause");
   for (int i = 0; i <= 2; ++i) {
     double v = yMax * i / 2, y = top + plotH - plotH * v / yMax;
     s += line(left, y, left + plotW, y, "grid");
-    s += text(left - 6, y + 4, format::formatNumber(v, 0), "tick", "end");
+    s += text(left - 6, y + 4, format::escapeHtml(format::formatDuration(static_cast<TimeNs>(v),
+                                                                          format::DurationStyle::AxisLabel)),
+              "tick", "end");
   }
   for (std::size_t i = 0; i < buckets.size(); ++i) {
     const HistogramBucket& b = buckets[i];
     double x = left + band * static_cast<double>(i) + band * 0.12, w = band * 0.76;
     double y = top + plotH;
     for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
-      if (b.count[c] == 0) continue;
+      if (b.idleNs[c] == 0) continue;
       auto cause = static_cast<analysis::GapCause>(c);
-      double h = plotH * static_cast<double>(b.count[c]) / yMax;
+      double h = plotH * static_cast<double>(b.idleNs[c]) / yMax;
       y -= h;
       s += rect(x, y, w, h, causeColor(cause),
                 format::escapeHtml(std::to_string(b.count[c]) + " " + analysis::gapCauseLabel(cause) + " gaps of " +
-                           bucketLabel(b.minNs, b.maxNs)));
+                                   bucketLabel(b.minNs, b.maxNs) + ": " + format::formatDuration(b.idleNs[c]) +
+                                   " idle"));
     }
     if (b.total() > 0) s += text(x + w / 2, y - 4, std::to_string(b.total()), "tick", "middle");
     s += text(x + w / 2, top + plotH + 16, format::escapeHtml(bucketLabel(b.minNs, b.maxNs)), "tick", "middle");
   }
   legend(s, left, {});
-  s += text(left + plotW / 2, H - 6, "gap length (whole device idle)", "tick", "middle");
+  s += text(left + plotW / 2, H - 6, "gap length (whole device idle); bar: idle time, number: gaps", "tick", "middle");
   return s + "</svg>";
 }
 

@@ -98,12 +98,15 @@ std::string gapHistogramCsv(const Report& r) {
   for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
     header.push_back(analysis::gapCauseName(static_cast<analysis::GapCause>(c)));
   header.push_back("total_us");
+  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
+    header.push_back(std::string(analysis::gapCauseName(static_cast<analysis::GapCause>(c))) + "_us");
   appendRow(out, header);
   for (const auto& b : r.charts.gapHistogram) {
     std::vector<std::string> row{format::exactUs(b.minNs), b.maxNs < 0 ? "" : format::exactUs(b.maxNs),
                                  std::to_string(b.total())};
     for (auto n : b.count) row.push_back(std::to_string(n));
     row.push_back(format::exactUs(b.totalNs));
+    for (TimeNs ns : b.idleNs) row.push_back(format::exactUs(ns));
     appendRow(out, row);
   }
   return out;

@@ -101,13 +101,18 @@ json chartsJson(const Report& r) {
   json gaps = json::array();
   for (const auto& b : r.charts.gapHistogram) {
     json byCause = json::object();
-    for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
-      byCause[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = b.count[c];
+    json idleByCause = json::object();
+    for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
+      const char* cause = analysis::gapCauseName(static_cast<analysis::GapCause>(c));
+      byCause[cause] = b.count[c];
+      idleByCause[cause] = format::usNumber(b.idleNs[c]);
+    }
     gaps.push_back({{"min_us", format::usNumber(b.minNs)},
                     {"max_us", bound(b.maxNs, b.maxNs < 0)},
                     {"count", b.total()},
                     {"by_cause", byCause},
-                    {"total_us", format::usNumber(b.totalNs)}});
+                    {"total_us", format::usNumber(b.totalNs)},
+                    {"idle_us_by_cause", idleByCause}});
   }
   auto distribution = [](const std::vector<DistributionBucket>& buckets) {
     json out = json::array();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "gapscope/analysis/gap_histogram.h"
 #include "gapscope/format/duration.h"
 #include "report/report_build.h"
 
@@ -218,22 +219,10 @@ Table launchDistributionsTable(const ReportInputs& in) {
 }
 
 std::vector<HistogramBucket> gapHistogram(const ReportInputs& in) {
-  const TimeNs minGap = std::max<TimeNs>(in.gapOptions.minGapNs, 1);
+  const analysis::GapHistogram h = analysis::deviceGapHistogram(in.gaps, in.gapOptions.minGapNs);
   std::vector<HistogramBucket> buckets;
-  buckets.push_back({minGap, -1, {}, 0});
-  for (TimeNs edge : {2'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 500'000, 1'000'000,
-                      10'000'000, 100'000'000}) {
-    if (edge <= minGap) continue;
-    buckets.back().maxNs = edge;
-    buckets.push_back({edge, -1, {}, 0});
-  }
-  for (const auto& g : in.gaps.gaps) {
-    if (g.stream >= 0) continue;
-    HistogramBucket& b = buckets[bucketIndex(buckets, g.dur)];
-    ++b.count[static_cast<std::size_t>(g.cause)];
-    b.totalNs += g.dur;
-  }
-  dropEmptyTail(buckets, [](const HistogramBucket& b) { return b.total(); });
+  for (std::size_t b = 0; b < h.bins.bins(); ++b)
+    buckets.push_back({h.bins.lo[b], h.bins.hi[b], h.count[b], h.idleIn(b), h.idleNs[b]});
   return buckets;
 }
 

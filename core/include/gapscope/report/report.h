@@ -189,12 +189,14 @@ struct StepMark {
   TimeNs end = 0;
 };
 
-// Device gaps (whole GPU idle, dur >= GapOptions::minGapNs) by duration.
+// Device gaps (whole GPU idle, dur >= GapOptions::minGapNs) by duration, in
+// the 1-2-5 bins of analysis::deviceGapHistogram.
 struct HistogramBucket {
   TimeNs minNs = 0;
   TimeNs maxNs = -1;  // exclusive; -1: no upper bound
   std::array<std::uint64_t, analysis::kGapCauseCount> count{};  // by GapCause
-  TimeNs totalNs = 0;
+  TimeNs totalNs = 0;                                          // idle time of the bucket's gaps
+  std::array<TimeNs, analysis::kGapCauseCount> idleNs{};       // the same by GapCause
   std::uint64_t total() const { return count[0] + count[1] + count[2] + count[3]; }
 };
 
