@@ -68,6 +68,12 @@ class OpenWindow : public ::testing::Test {
   TraceSession& s() { return *window_->session(); }
   const Trace& trace() { return s().trace(); }
 
+  std::uint32_t firstKernel() {
+    for (std::uint32_t i = 0; i < trace().slices.size(); ++i)
+      if (trace().slices[i].kind == SliceKind::Kernel) return i;
+    return kNoIndex;
+  }
+
   std::uint32_t firstNamed(std::string_view name) {
     for (std::uint32_t i = 0; i < trace().slices.size(); ++i) {
       if (trace().str(trace().slices[i].name) == name) return i;
@@ -89,21 +95,23 @@ class OpenWindow : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(OpenWindow, ShowsCpuThenGpuLanesAndTucksAwayKinetosOwn) {
+TEST_F(OpenWindow, ShowsGpuThenCpuLanesAndTucksAwayKinetosOwn) {
   const auto& groups = s().layout().groups();
   ASSERT_EQ(groups.size(), 3u);
-  EXPECT_EQ(groups[0].name, "python3 (pid 495)");
-  EXPECT_EQ(groups[1].name, "GPU 0 (python3)");
+  EXPECT_EQ(groups[0].name, "GPU 0 (python3)");
+  EXPECT_EQ(groups[1].name, "python3 (pid 495)");
   EXPECT_EQ(groups[2].name, "Spans");
   EXPECT_FALSE(w().timeline()->groupCollapsed(0));
   EXPECT_TRUE(w().timeline()->groupCollapsed(2));
   const auto& lanes = s().layout().lanes();
-  EXPECT_EQ(lanes[groups[0].lanes[0]].name, "thread 495 (python3)");
-  EXPECT_EQ(lanes[groups[1].lanes[0]].name, "stream 7");
-  // ProfilerStep > split_stack_eager > aten ops > ... > cudaLaunchKernel.
-  EXPECT_GE(lanes[groups[0].lanes[0]].rowCount, 4u);
+  EXPECT_EQ(lanes[groups[0].lanes[0]].name, "stream 7");
+  EXPECT_EQ(lanes[groups[1].lanes[0]].name, "thread 495 (python3)");
   // Kernels nest under the gpu_user_annotation of their step.
-  EXPECT_EQ(lanes[groups[1].lanes[0]].rowCount, 2u);
+  EXPECT_EQ(lanes[groups[0].lanes[0]].rowCount, 2u);
+  // ProfilerStep > split_stack_eager > aten ops > ... > cudaLaunchKernel.
+  EXPECT_GE(lanes[groups[1].lanes[0]].rowCount, 4u);
+  // The GPU lanes are in view on open, above the fold.
+  EXPECT_TRUE(w().timeline()->sliceRect(firstKernel()).intersects(w().timeline()->rect()));
   EXPECT_TRUE(w().windowTitle().startsWith(QStringLiteral("split_stack_eager.json")));
   EXPECT_TRUE(w().recentFiles().first().endsWith(QStringLiteral("split_stack_eager.json")));
   // The whole trace is in view.
@@ -256,15 +264,15 @@ TEST_F(OpenWindow, ADragOnTheAxisMeasuresARange) {
 
 TEST_F(OpenWindow, ClickingAProcessHeaderCollapsesIt) {
   TimelineWidget* t = w().timeline();
-  const std::uint32_t launch = firstNamed("cudaLaunchKernel");
-  ASSERT_FALSE(t->sliceRect(launch).isEmpty());
-  const QPoint header(20, static_cast<int>(t->chrome().axisHeight) + 5);  // the CPU process strip
+  const std::uint32_t kernel = firstKernel();
+  ASSERT_FALSE(t->sliceRect(kernel).isEmpty());
+  const QPoint header(20, static_cast<int>(t->chrome().axisHeight) + 5);  // the GPU device strip
   ASSERT_EQ(t->groupHeaderAt(header), 0u);
   QTest::mouseClick(t, Qt::LeftButton, {}, header);
   EXPECT_TRUE(t->groupCollapsed(0));
-  EXPECT_TRUE(t->sliceRect(launch).isEmpty());
+  EXPECT_TRUE(t->sliceRect(kernel).isEmpty());
   QTest::mouseClick(t, Qt::LeftButton, {}, header);
-  EXPECT_FALSE(t->sliceRect(launch).isEmpty());
+  EXPECT_FALSE(t->sliceRect(kernel).isEmpty());
 }
 
 TEST_F(OpenWindow, AFailedLoadShowsTheReadersMessageAndKeepsTheTrace) {

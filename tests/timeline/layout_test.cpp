@@ -20,15 +20,15 @@ const Lane* laneNamed(const TimelineLayout& layout, const std::string& name) {
 
 }  // namespace
 
-TEST(TimelineLayout, OrdersCpuThenGpuThenKinetoAndSkipsEmptyProcesses) {
+TEST(TimelineLayout, OrdersGpuThenCpuThenKinetoAndSkipsEmptyProcesses) {
   TraceFixture f;
   const Trace t = f.build();
   const auto layout = TimelineLayout::build(t);
   ASSERT_EQ(layout.groups().size(), 3u);  // GPU 1 has metadata only
-  EXPECT_EQ(layout.groups()[0].kind, GroupKind::Cpu);
-  EXPECT_EQ(layout.groups()[0].name, "python3 (pid 495)");
-  EXPECT_EQ(layout.groups()[1].kind, GroupKind::Gpu);
-  EXPECT_EQ(layout.groups()[1].name, "GPU 0 (python3)");
+  EXPECT_EQ(layout.groups()[0].kind, GroupKind::Gpu);
+  EXPECT_EQ(layout.groups()[0].name, "GPU 0 (python3)");
+  EXPECT_EQ(layout.groups()[1].kind, GroupKind::Cpu);
+  EXPECT_EQ(layout.groups()[1].name, "python3 (pid 495)");
   EXPECT_EQ(layout.groups()[2].kind, GroupKind::Profiler);
   EXPECT_EQ(layout.groups()[2].name, "Spans");
   EXPECT_FALSE(layout.groups()[0].collapsedByDefault);
@@ -39,7 +39,7 @@ TEST(TimelineLayout, LanesPerThreadStreamAndCounter) {
   TraceFixture f;
   const Trace t = f.build();
   const auto layout = TimelineLayout::build(t);
-  const auto& cpu = layout.groups()[0];
+  const auto& cpu = layout.groups()[1];
   ASSERT_EQ(cpu.lanes.size(), 3u);  // two threads and the counter
   EXPECT_EQ(layout.lanes()[cpu.lanes[0]].name, "thread 495 (python3)");
   EXPECT_EQ(layout.lanes()[cpu.lanes[1]].name, "thread 500");
@@ -49,7 +49,7 @@ TEST(TimelineLayout, LanesPerThreadStreamAndCounter) {
   EXPECT_DOUBLE_EQ(counter.counterMax, 30);
   EXPECT_DOUBLE_EQ(counter.counterMin, 0);
 
-  const auto& gpu = layout.groups()[1];
+  const auto& gpu = layout.groups()[0];
   ASSERT_EQ(gpu.lanes.size(), 2u);
   EXPECT_EQ(layout.lanes()[gpu.lanes[0]].name, "stream 7");
   EXPECT_EQ(layout.lanes()[gpu.lanes[1]].name, "stream 9");

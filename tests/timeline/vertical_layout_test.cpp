@@ -18,17 +18,18 @@ TEST(VerticalLayout, StacksHeadersLanesAndRows) {
   m.counterHeight = 30;
   m.laneGap = 2;
   const VerticalLayout v(layout, {}, m);
-  // CPU: header 20, main 3 rows (30) + gap, worker 1 row + gap, counter 30 + gap.
-  const auto& cpu = layout.groups()[0];
+  // GPU first: header 20 + 2 streams of one row and a gap.
   EXPECT_DOUBLE_EQ(v.groupY(0), 0);
-  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[0]), 20);
+  EXPECT_DOUBLE_EQ(v.groupY(1), 20 + 2 * 12);
+  // CPU: header 20, main 3 rows (30) + gap, worker 1 row + gap, counter 30 + gap.
+  const auto& cpu = layout.groups()[1];
+  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[0]), 44 + 20);
   EXPECT_DOUBLE_EQ(v.laneHeight(cpu.lanes[0]), 30);
-  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[1]), 52);
-  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[2]), 64);
+  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[1]), 44 + 52);
+  EXPECT_DOUBLE_EQ(v.laneY(cpu.lanes[2]), 44 + 64);
   EXPECT_DOUBLE_EQ(v.laneHeight(cpu.lanes[2]), 30);
-  EXPECT_DOUBLE_EQ(v.groupY(1), 96);
-  // GPU: header + 2 streams; Spans: header + 1 row.
-  EXPECT_DOUBLE_EQ(v.groupY(2), 96 + 20 + 2 * 12);
+  // Spans: header + 1 row.
+  EXPECT_DOUBLE_EQ(v.groupY(2), 44 + 96);
   EXPECT_DOUBLE_EQ(v.totalHeight(), 140 + 20 + 12);
 }
 
@@ -58,13 +59,13 @@ TEST(VerticalLayout, HitTestFindsHeadersRowsAndGaps) {
   auto h = v.hitTest(5);
   EXPECT_TRUE(h.header);
   EXPECT_EQ(h.group, 0u);
-  h = v.hitTest(35);  // main thread, second row
+  h = v.hitTest(44 + 35);  // main thread, second row (after the GPU group's 44)
   EXPECT_FALSE(h.header);
-  EXPECT_EQ(h.lane, layout.groups()[0].lanes[0]);
+  EXPECT_EQ(h.lane, layout.groups()[1].lanes[0]);
   EXPECT_EQ(h.row, layout.lanes()[h.lane].firstRow + 1);
-  h = v.hitTest(51);  // the gap after the main thread
+  h = v.hitTest(44 + 51);  // the gap after the main thread
   EXPECT_EQ(h.row, kNoIndex);
-  EXPECT_EQ(h.group, 0u);
+  EXPECT_EQ(h.group, 1u);
   EXPECT_EQ(v.hitTest(-1).group, kNoIndex);
   EXPECT_EQ(v.hitTest(v.totalHeight()).group, kNoIndex);
 }
@@ -78,8 +79,10 @@ TEST(VerticalLayout, RowsBetweenReturnsOnlyOverlappingRows) {
   m.rowHeight = 10;
   m.laneGap = 2;
   const VerticalLayout v(layout, {}, m);
-  const auto rows = v.rowsBetween(25, 45);  // rows at 20, 30, 40
+  // The CPU group starts at 44 (after the GPU's header and two streams):
+  // its main thread's rows sit at 64, 74 and 84.
+  const auto rows = v.rowsBetween(69, 89);
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_DOUBLE_EQ(v.rowY(rows[0]), 20);
-  EXPECT_DOUBLE_EQ(v.rowY(rows[2]), 40);
+  EXPECT_DOUBLE_EQ(v.rowY(rows[0]), 64);
+  EXPECT_DOUBLE_EQ(v.rowY(rows[2]), 84);
 }

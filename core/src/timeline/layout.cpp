@@ -44,6 +44,17 @@ std::string laneName(const Trace& trace, const Track& t) {
   return "thread " + chromeIdText(trace, t.tid);
 }
 
+// GPU devices first: where the GPU waited is what the view is for, and a
+// CPU process with Python stacks can be hundreds of rows deep.
+int groupRank(GroupKind kind) {
+  switch (kind) {
+    case GroupKind::Gpu: return 0;
+    case GroupKind::Cpu: return 1;
+    case GroupKind::Profiler: return 2;
+  }
+  return 2;
+}
+
 GroupKind groupKindOf(const Trace& trace, const Process& p) {
   if (isProfilerProcess(trace, p)) return GroupKind::Profiler;
   if (p.isGpu) return GroupKind::Gpu;
@@ -234,8 +245,8 @@ TimelineLayout TimelineLayout::build(const Trace& trace) {
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const Process& pa = trace.processes[a];
     const Process& pb = trace.processes[b];
-    return std::make_tuple(static_cast<int>(kinds[a]), pa.sortIndex, pa.pid.num) <
-           std::make_tuple(static_cast<int>(kinds[b]), pb.sortIndex, pb.pid.num);
+    return std::make_tuple(groupRank(kinds[a]), pa.sortIndex, pa.pid.num) <
+           std::make_tuple(groupRank(kinds[b]), pb.sortIndex, pb.pid.num);
   });
 
   for (std::uint32_t p : order) {

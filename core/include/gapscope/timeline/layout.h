@@ -7,7 +7,7 @@
 // index array here (a one-row track reuses the track's own range): level of
 // detail and hit testing then binary-search one row at a time.
 //
-// Order: CPU processes, then GPU devices, each by sort index then pid;
+// Order: GPU devices, then CPU processes, each by sort index then pid;
 // the profiler's own processes (Kineto's "Spans", "Traces", "CUPTI
 // overhead") go last and start collapsed.
 // Processes with nothing to draw (Kineto names GPUs 0..15 even when one is
