@@ -220,6 +220,72 @@ TEST_F(OpenWindow, ClickingAGapSelectsItAndHighlightsTheBlamedCpuWork) {
   EXPECT_LT(w().timeline()->scale().duration(), 1.2 * static_cast<double>(to - from));
 }
 
+// A trace recorded with Python stacks: the CPU thread is dozens of rows deep.
+TEST_F(OpenWindow, FocusingAGapShowsTheGapAndItsLaunchEvenUnderDeepStacks) {
+  w().resize(1280, 800);
+  ASSERT_TRUE(open(testData("h100/train_adam_stack.json")));
+  TimelineWidget* t = w().timeline();
+  const QRectF view = t->rect();
+  const auto& gaps = s().gaps().gaps;
+  std::uint32_t pick = kNoIndex;  // the largest device gap with a launch call to blame
+  for (std::uint32_t i = 0; i < gaps.size(); ++i)
+    if (gaps[i].stream < 0 && gaps[i].launch != kNoIndex && (pick == kNoIndex || gaps[i].dur > gaps[pick].dur)) pick = i;
+  ASSERT_NE(pick, kNoIndex);
+  s().focusGap(pick);
+  const QRectF gap = t->gapRect(pick);
+  const QRectF launch = t->sliceRect(gaps[pick].launch);
+  ASSERT_FALSE(gap.isEmpty());
+  ASSERT_FALSE(launch.isEmpty());
+  EXPECT_TRUE(view.contains(gap.center())) << gap.y() << " " << view.height();
+  EXPECT_TRUE(view.contains(launch.center())) << launch.y() << " " << view.height();
+}
+
+TEST_F(OpenWindow, PinnedLanesStayOnTopAndLanesFoldToTheirTopLevel) {
+  ASSERT_TRUE(open(testData("h100/train_adam_stack.json")));
+  TimelineWidget* t = w().timeline();
+  const auto& layout = s().layout();
+  const auto screenY = [&](double contentY) {
+    return t->chrome().axisHeight + t->vertical().screenY(contentY, t->scrollY());
+  };
+  std::uint32_t deepest = kNoIndex;  // the CPU thread with the most rows
+  for (std::uint32_t l = 0; l < layout.lanes().size(); ++l)
+    if (deepest == kNoIndex || layout.lanes()[l].rowCount > layout.lanes()[deepest].rowCount) deepest = l;
+  ASSERT_GT(layout.lanes()[deepest].rowCount, 10u);
+  // The GPU device, a few rows, is pinned on open: the CPU threads scroll under it.
+  EXPECT_TRUE(t->groupPinned(0));
+  EXPECT_GT(t->vertical().pinnedHeight(), 0);
+  // A click on its name keeps only its top-level slices.
+  t->setScrollY(t->vertical().laneY(deepest) - t->vertical().pinnedHeight());
+  const QPointF name(30, screenY(t->vertical().laneY(deepest)) + 5);
+  ASSERT_EQ(t->laneNameAt(name), deepest);
+  QTest::mouseClick(t, Qt::LeftButton, {}, name.toPoint());
+  EXPECT_TRUE(t->laneCollapsed(deepest));
+  EXPECT_DOUBLE_EQ(t->vertical().laneHeight(deepest), t->vertical().metrics().rowHeight);
+  t->setLaneCollapsed(deepest, false);
+
+  // Unpin the device, pin its first stream alone: scrolled to the bottom,
+  // its kernels stay put.
+  t->setGroupPinned(0, false);
+  const std::uint32_t stream = layout.groups()[0].lanes[0];
+  const Track& track = trace().tracks[layout.lanes()[stream].track];
+  std::uint32_t kernel = kNoIndex;
+  for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount && kernel == kNoIndex; ++i)
+    if (trace().slices[i].kind == SliceKind::Kernel) kernel = i;
+  ASSERT_NE(kernel, kNoIndex);
+  t->setLanePinned(stream, true);
+  ASSERT_TRUE(t->lanePinned(stream));
+  t->setScrollY(0);
+  t->fitRange(trace().slices[kernel].start, trace().slices[kernel].end());
+  const double before = t->sliceRect(kernel).y();
+  ASSERT_LT(before, screenY(t->vertical().pinnedHeight()));
+  t->setScrollY(t->vertical().totalHeight());  // scrolled to the bottom
+  EXPECT_GT(t->scrollY(), 0);
+  EXPECT_DOUBLE_EQ(t->sliceRect(kernel).y(), before);  // the pinned lane did not move
+  t->setLanePinned(stream, false);
+  EXPECT_FALSE(t->lanePinned(stream));
+  EXPECT_DOUBLE_EQ(t->vertical().pinnedHeight(), 0);
+}
+
 TEST_F(OpenWindow, KeysZoomPanAndFit) {
   TimelineWidget* t = w().timeline();
   t->setFocus();

@@ -2,7 +2,9 @@
 // window, walks through the main views and saves a PNG of each. Not a test;
 // run it under a real X server (xvfb-run) so fonts and styles are the
 // platform's:
-//   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR
+//   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR [WxH] [--dark]
+// WxH sizes the window (default 1600x1000); --dark takes every shot in the
+// dark theme.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -48,6 +50,12 @@ void raiseDock(MainWindow& w, const QString& name) {
   }
 }
 
+void pickTheme(MainWindow& w, const QString& name) {
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->text() == name) a->trigger();
+  settle(500);
+}
+
 std::uint32_t firstKernel(const Trace& t, const char* nameContains) {
   for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
     if (t.slices[i].kind == SliceKind::Kernel && t.str(t.slices[i].name).find(nameContains) != std::string_view::npos) {
@@ -64,17 +72,25 @@ int main(int argc, char** argv) {
   setupApplication(app);
   QApplication::setOrganizationName(QStringLiteral("gapscope-screenshots"));  // leaves the user's settings alone
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s TRACE OUTDIR\n", argv[0]);
+    std::fprintf(stderr, "usage: %s TRACE OUTDIR [WxH] [--dark]\n", argv[0]);
     return 2;
   }
   const QString trace = QString::fromLocal8Bit(argv[1]);
   const QString out = QString::fromLocal8Bit(argv[2]);
+  QSize size(1600, 1000);
+  bool dark = false;
+  for (int i = 3; i < argc; ++i) {
+    const QString arg = QString::fromLocal8Bit(argv[i]);
+    if (arg == QStringLiteral("--dark")) dark = true;
+    else if (const QStringList wh = arg.split(QLatin1Char('x')); wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
+  }
   QDir().mkpath(out);
   QSettings().clear();
 
   MainWindow w;
-  w.resize(1600, 1000);
+  w.resize(size);
   w.show();
+  if (dark) pickTheme(w, QStringLiteral("Dark"));
   save(&w, out, QStringLiteral("welcome.png"));
   QElapsedTimer loadClock;
   loadClock.start();
@@ -131,10 +147,7 @@ int main(int argc, char** argv) {
   save(&w, out, QStringLiteral("search.png"));
 
   // View > Theme > Dark, as a user would pick it.
-  for (QAction* a : w.findChildren<QAction*>()) {
-    if (a->text() == QStringLiteral("Dark")) a->trigger();
-  }
-  settle(500);
+  pickTheme(w, QStringLiteral("Dark"));
   save(&w, out, QStringLiteral("dark.png"));
   return 0;
 }

@@ -37,9 +37,10 @@ TEST(VerticalLayout, CollapsedGroupsShowOnlyTheirHeader) {
   TraceFixture f;
   const Trace t = f.build();
   const auto layout = TimelineLayout::build(t);
-  std::vector<bool> collapsed(layout.groups().size(), false);
-  collapsed[0] = true;
-  const VerticalLayout v(layout, collapsed, VerticalMetrics{});
+  VerticalChoices choices;
+  choices.collapsedGroups.assign(layout.groups().size(), false);
+  choices.collapsedGroups[0] = true;
+  const VerticalLayout v(layout, choices, VerticalMetrics{});
   EXPECT_TRUE(v.groupCollapsed(0));
   EXPECT_DOUBLE_EQ(v.groupY(1), VerticalMetrics{}.groupHeader);
   for (std::uint32_t l : layout.groups()[0].lanes) EXPECT_DOUBLE_EQ(v.laneHeight(l), 0);
@@ -85,4 +86,64 @@ TEST(VerticalLayout, RowsBetweenReturnsOnlyOverlappingRows) {
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_DOUBLE_EQ(v.rowY(rows[0]), 64);
   EXPECT_DOUBLE_EQ(v.rowY(rows[2]), 84);
+}
+
+TEST(VerticalLayout, ACollapsedLaneShowsItsTopLevelRowOnly) {
+  TraceFixture f;
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  VerticalMetrics m;
+  m.groupHeader = 20;
+  m.rowHeight = 10;
+  m.counterHeight = 30;
+  m.laneGap = 2;
+  const std::uint32_t main = layout.groups()[1].lanes[0];  // 3 rows
+  VerticalChoices choices;
+  choices.collapsedLanes.assign(layout.lanes().size(), false);
+  choices.collapsedLanes[main] = true;
+  const VerticalLayout v(layout, choices, m);
+  EXPECT_TRUE(v.laneCollapsed(main));
+  EXPECT_DOUBLE_EQ(v.laneHeight(main), 10);
+  const auto& lane = layout.lanes()[main];
+  EXPECT_TRUE(v.rowShown(lane.firstRow));
+  EXPECT_FALSE(v.rowShown(lane.firstRow + 1));
+  EXPECT_DOUBLE_EQ(v.totalHeight(), 172 - 20);  // two rows fewer
+  EXPECT_DOUBLE_EQ(v.laneY(layout.groups()[1].lanes[1]), 64 + 12);
+}
+
+TEST(VerticalLayout, PinnedLanesSitOnTopAndDoNotScroll) {
+  TraceFixture f;
+  const Trace t = f.build();
+  const auto layout = TimelineLayout::build(t);
+  VerticalMetrics m;
+  m.groupHeader = 20;
+  m.rowHeight = 10;
+  m.counterHeight = 30;
+  m.laneGap = 2;
+  const std::uint32_t worker = layout.groups()[1].lanes[1];  // one row
+  VerticalChoices choices;
+  choices.pinnedLanes = {worker};
+  const VerticalLayout v(layout, choices, m);
+  // A "Pinned" header and the worker lane, then the groups as before without it.
+  EXPECT_DOUBLE_EQ(v.pinnedHeight(), 20 + 12);
+  EXPECT_TRUE(v.lanePinned(worker));
+  EXPECT_DOUBLE_EQ(v.laneY(worker), 20);
+  EXPECT_DOUBLE_EQ(v.groupY(0), 32);
+  EXPECT_DOUBLE_EQ(v.totalHeight(), 172 + 20);  // the same lanes, moved, and the Pinned header
+  auto h = v.hitTest(5);
+  EXPECT_TRUE(h.header);
+  EXPECT_EQ(h.group, kPinnedGroup);
+  h = v.hitTest(25);
+  EXPECT_EQ(h.lane, worker);
+  // Scrolled by 50: the pinned lane stays at its place, the rest moves up.
+  EXPECT_DOUBLE_EQ(v.screenY(v.laneY(worker), 50), 20);
+  EXPECT_DOUBLE_EQ(v.screenY(100, 50), 50);
+  EXPECT_DOUBLE_EQ(v.contentY(25, 50), 25);
+  EXPECT_DOUBLE_EQ(v.contentY(60, 50), 110);
+  const auto rows = v.rowsInView(50, 60);  // pinned rows, then content 82..110
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.front(), layout.lanes()[worker].firstRow);
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_GE(v.rowY(rows[i]) + v.rowHeight(rows[i]), 82);
+  EXPECT_TRUE(v.shown(v.laneY(worker), 10, 1000, 60));
+  EXPECT_FALSE(v.shown(40, 10, 50, 60));  // under the pinned section once scrolled
 }

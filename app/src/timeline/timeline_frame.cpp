@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QFontMetricsF>
+#include <QCoreApplication>
 #include <QPainter>
 
 #include <algorithm>
@@ -42,49 +43,80 @@ class FrameBuilder {
   }
 
  private:
-  double toY(double contentY) const { return top_ + contentY - in_.key.scrollY; }
+  double toY(double contentY) const { return top_ + in_.vertical->screenY(contentY, in_.key.scrollY); }
   double toX(float devicePx) const { return left_ + static_cast<double>(devicePx) / in_.key.dpr; }
-  bool visible(double y, double h) const { return y + h > top_ && y < in_.key.height; }
+  // Content [y, y + h) fully in view: pinned content always; scrolled
+  // content below the pinned section (a row half under it is left out, so
+  // nothing scrolled draws over the pinned lanes).
+  bool visible(double contentY, double h) const {
+    const auto& v = *in_.vertical;
+    if (contentY < v.pinnedHeight()) return true;
+    const double y = contentY - in_.key.scrollY;
+    return y >= v.pinnedHeight() && y < in_.key.height - top_ && y + h > 0;
+  }
+
+  void addHeader(double contentY, QString text, bool collapsed, std::uint32_t gapCount) {
+    const double headerH = in_.vertical->metrics().groupHeader;
+    if (!visible(contentY, headerH)) return;
+    const double gy = toY(contentY);
+    f_.headers.append(QRectF(0, gy, in_.key.width, headerH));
+    TimelineFrame::LaneName name;
+    name.rect = QRectF(4, gy, in_.key.width - 8, headerH);
+    name.text = std::move(text);
+    name.header = true;
+    name.collapsed = collapsed;
+    name.gapCount = gapCount;
+    f_.laneNames.push_back(std::move(name));
+  }
+
+  void addLane(std::uint32_t l, int& laneCounter) {
+    const auto& v = *in_.vertical;
+    const double lh = v.laneHeight(l);
+    const bool shaded = (laneCounter++ % 2) == 1;
+    if (!visible(v.laneY(l), lh + v.metrics().laneGap)) return;
+    const double ly = toY(v.laneY(l));
+    if (shaded) f_.laneShades.append(QRectF(0, ly, in_.key.width, lh));
+    const double sepY = ly + lh + v.metrics().laneGap / 2;
+    f_.separators.append(QLineF(0, sepY, in_.key.width, sepY));
+    const timeline::Lane& lane = in_.layout->lanes()[l];
+    TimelineFrame::LaneName name;
+    name.rect = QRectF(18, ly, left_ - 24, std::min(lh, std::max(v.metrics().rowHeight, 18.0)));
+    // Lanes with nested rows fold on a click on their name.
+    const QString arrow = lane.rowCount > 1 ? (v.laneCollapsed(l) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
+    const QString text = v.lanePinned(l) ? QString::fromStdString(in_.layout->groups()[lane.group].name + " / " + lane.name)
+                                         : QString::fromStdString(lane.name);
+    name.text = arrow + fm_.elidedText(text, Qt::ElideMiddle, name.rect.width() - fm_.horizontalAdvance(arrow));
+    f_.laneNames.push_back(std::move(name));
+  }
 
   void addGroupsAndLanes() {
     const auto& v = *in_.vertical;
     const auto& groups = in_.layout->groups();
-    const double headerH = v.metrics().groupHeader;
     int laneCounter = 0;
-    for (std::uint32_t g = 0; g < groups.size(); ++g) {
-      const double gy = toY(v.groupY(g));
-      if (visible(gy, headerH)) {
-        f_.headers.append(QRectF(0, gy, in_.key.width, headerH));
-        TimelineFrame::LaneName name;
-        name.rect = QRectF(4, gy, in_.key.width - 8, headerH);
-        name.text = QString::fromStdString(groups[g].name);
-        name.header = true;
-        name.collapsed = v.groupCollapsed(g);
-        if (in_.overlay) name.gapCount = static_cast<std::uint32_t>(in_.overlay->groupGaps(g).size());
-        f_.laneNames.push_back(std::move(name));
+    for (std::uint32_t g : v.sections()) {
+      if (g == timeline::kPinnedGroup) {
+        addHeader(v.pinnedLanesY(), QCoreApplication::translate("TimelineFrame", "Pinned"), false, 0);
+        for (std::uint32_t l : v.pinnedLanes()) addLane(l, laneCounter);
+        continue;
       }
+      const QString pin = v.groupPinned(g) ? QStringLiteral(" \u2014 pinned") : QString();
+      addHeader(v.groupY(g), QString::fromStdString(groups[g].name) + pin, v.groupCollapsed(g),
+                in_.overlay ? static_cast<std::uint32_t>(in_.overlay->groupGaps(g).size()) : 0);
       if (v.groupCollapsed(g)) continue;
-      for (std::uint32_t l : groups[g].lanes) {
-        const double ly = toY(v.laneY(l));
-        const double lh = v.laneHeight(l);
-        const bool shaded = (laneCounter++ % 2) == 1;
-        if (!visible(ly, lh + v.metrics().laneGap)) continue;
-        if (shaded) f_.laneShades.append(QRectF(0, ly, in_.key.width, lh));
-        const double sepY = ly + lh + v.metrics().laneGap / 2;
-        f_.separators.append(QLineF(0, sepY, in_.key.width, sepY));
-        TimelineFrame::LaneName name;
-        name.rect = QRectF(18, ly, left_ - 24, std::min(lh, std::max(v.metrics().rowHeight, 18.0)));
-        name.text = fm_.elidedText(QString::fromStdString(in_.layout->lanes()[l].name), Qt::ElideMiddle,
-                                   name.rect.width());
-        f_.laneNames.push_back(std::move(name));
-      }
+      for (std::uint32_t l : groups[g].lanes)
+        if (!v.lanePinned(l)) addLane(l, laneCounter);
+    }
+    if (v.pinnedHeight() > 0) {
+      const double y = top_ + v.pinnedHeight() - 0.5;
+      f_.pinnedEdge = QLineF(0, y, in_.key.width, y);
     }
   }
 
   void addRows() {
     const auto& v = *in_.vertical;
     const double viewH = in_.key.height - top_;
-    for (std::uint32_t row : v.rowsBetween(in_.key.scrollY, in_.key.scrollY + viewH)) {
+    for (std::uint32_t row : v.rowsInView(in_.key.scrollY, viewH)) {
+      if (!visible(v.rowY(row), v.rowHeight(row))) continue;
       const auto& lane = in_.layout->lanes()[in_.layout->rows()[row].lane];
       const double y = toY(v.rowY(row));
       const double h = v.rowHeight(row);
@@ -143,18 +175,16 @@ class FrameBuilder {
     for (std::uint32_t l = 0; l < layout.lanes().size(); ++l) {
       const auto& indices = in_.overlay->laneGaps(l);
       if (indices.empty() || v.laneHeight(l) <= 0) continue;
-      const double ly = toY(v.laneY(l));
       const double lh = v.laneHeight(l);
-      if (!visible(ly, lh)) continue;
-      addGapRects(indices, ly, lh, true);
+      if (!visible(v.laneY(l), lh)) continue;
+      addGapRects(indices, toY(v.laneY(l)), lh, true);
     }
     for (std::uint32_t g = 0; g < layout.groups().size(); ++g) {
       const auto& indices = in_.overlay->groupGaps(g);
-      const double gy = toY(v.groupY(g));
       const double headerH = v.metrics().groupHeader;
-      if (indices.empty() || !visible(gy, headerH)) continue;
+      if (indices.empty() || !visible(v.groupY(g), headerH)) continue;
       // Device gaps: a band along the bottom of the device's header strip.
-      addGapRects(indices, gy + headerH - 6, 6, false);
+      addGapRects(indices, toY(v.groupY(g)) + headerH - 6, 6, false);
     }
   }
 
@@ -246,6 +276,11 @@ void paintNames(QPainter& p, const TimelineFrame& frame, const TimelinePalette& 
   p.setPen(palette.separator);
   p.drawLine(QPointF(chrome.namesWidth - 0.5, chrome.axisHeight),
              QPointF(chrome.namesWidth - 0.5, frame.key.height));
+  if (!frame.pinnedEdge.isNull()) {
+    // Where the pinned lanes end and the scrolling ones begin.
+    p.setPen(QPen(palette.axisText, 2));
+    p.drawLine(frame.pinnedEdge);
+  }
 }
 
 }  // namespace

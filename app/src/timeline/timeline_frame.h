@@ -81,6 +81,7 @@ struct TimelineFrame {
   QVector<QRectF> laneShades;  // alternate lane backgrounds
   QVector<QRectF> headers;     // group header strips
   QVector<QLineF> separators;
+  QLineF pinnedEdge;  // the line under the pinned lanes (null: none pinned)
   QVector<QLineF> grid;  // faint lines at major ticks
   std::vector<Label> labels;
   std::vector<LaneName> laneNames;

@@ -1,7 +1,9 @@
 #include "timeline/timeline_widget.h"
 
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QWheelEvent>
 
@@ -41,16 +43,39 @@ TimelineWidget::TimelineWidget(TraceSession* session, QWidget* parent)
 
 void TimelineWidget::onTraceChanged() {
   names_.reset(session_->hasTrace() ? &session_->trace() : nullptr);
-  collapsed_.clear();
+  choices_ = {};
   if (session_->hasTrace()) {
-    for (const auto& g : session_->layout().groups()) collapsed_.push_back(g.collapsedByDefault);
+    for (const auto& g : session_->layout().groups()) choices_.collapsedGroups.push_back(g.collapsedByDefault);
   }
   measure_.reset();
   panLimits_.reset();
   hoverSlice_ = kNoIndex;
   scrollY_ = 0;
   rebuildVertical();
+  pinSmallGpuGroups();
   fitAll();
+}
+
+// The GPU devices stay in view while the CPU threads scroll under them, as
+// long as they take at most this share of the view: a trace of many GPUs
+// keeps them all scrolling.
+constexpr double kMaxAutoPinnedShare = 0.4;
+
+void TimelineWidget::pinSmallGpuGroups() {
+  if (!session_->hasTrace()) return;
+  const auto& groups = session_->layout().groups();
+  double height = 0;
+  std::vector<std::uint32_t> gpu;
+  for (std::uint32_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].kind != timeline::GroupKind::Gpu || groupCollapsed(g)) continue;
+    gpu.push_back(g);
+    height += vertical_.metrics().groupHeader;
+    for (std::uint32_t l : groups[g].lanes) height += vertical_.laneHeight(l) + vertical_.metrics().laneGap;
+  }
+  if (gpu.empty() || height > kMaxAutoPinnedShare * std::max(viewHeight(), 400.0)) return;
+  choices_.pinnedGroups.assign(groups.size(), false);
+  for (std::uint32_t g : gpu) choices_.pinnedGroups[g] = true;
+  rebuildVertical();
 }
 
 void TimelineWidget::rebuildVertical() {
@@ -61,7 +86,7 @@ void TimelineWidget::rebuildVertical() {
     m.rowHeight = std::max(16, fm.height() + 4);
     m.groupHeader = std::max(22, fm.height() + 8);
     m.counterHeight = 2.5 * m.rowHeight;
-    vertical_ = timeline::VerticalLayout(session_->layout(), collapsed_, m);
+    vertical_ = timeline::VerticalLayout(session_->layout(), choices_, m);
   } else {
     vertical_ = timeline::VerticalLayout();
   }
@@ -145,18 +170,57 @@ void TimelineWidget::setScrollY(double y) {
 }
 
 void TimelineWidget::clampScroll() {
-  scrollY_ = std::clamp(scrollY_, 0.0, std::max(0.0, vertical_.totalHeight() - viewHeight()));
+  scrollY_ = std::clamp(scrollY_, 0.0, vertical_.maxScroll(viewHeight()));
   scrollY_ = std::round(scrollY_);  // whole pixels keep edges sharp
 }
 
 bool TimelineWidget::groupCollapsed(std::uint32_t group) const {
-  return group < collapsed_.size() && collapsed_[group];
+  return group < choices_.collapsedGroups.size() && choices_.collapsedGroups[group];
 }
 
 void TimelineWidget::setGroupCollapsed(std::uint32_t group, bool collapsed) {
-  if (group >= collapsed_.size() || collapsed_[group] == collapsed) return;
-  collapsed_[group] = collapsed;
+  if (group >= choices_.collapsedGroups.size() || choices_.collapsedGroups[group] == collapsed) return;
+  choices_.collapsedGroups[group] = collapsed;
   rebuildVertical();
+}
+
+bool TimelineWidget::laneCollapsed(std::uint32_t lane) const {
+  return lane < choices_.collapsedLanes.size() && choices_.collapsedLanes[lane];
+}
+
+void TimelineWidget::setLaneCollapsed(std::uint32_t lane, bool collapsed) {
+  if (!session_->hasTrace() || lane >= session_->layout().lanes().size() || laneCollapsed(lane) == collapsed) return;
+  choices_.collapsedLanes.resize(session_->layout().lanes().size(), false);
+  choices_.collapsedLanes[lane] = collapsed;
+  rebuildVertical();
+}
+
+bool TimelineWidget::groupPinned(std::uint32_t group) const {
+  return group < choices_.pinnedGroups.size() && choices_.pinnedGroups[group];
+}
+
+void TimelineWidget::setGroupPinned(std::uint32_t group, bool pinned) {
+  if (!session_->hasTrace() || group >= session_->layout().groups().size() || groupPinned(group) == pinned) return;
+  choices_.pinnedGroups.resize(session_->layout().groups().size(), false);
+  choices_.pinnedGroups[group] = pinned;
+  rebuildVertical();
+}
+
+bool TimelineWidget::lanePinned(std::uint32_t lane) const {
+  return std::find(choices_.pinnedLanes.begin(), choices_.pinnedLanes.end(), lane) != choices_.pinnedLanes.end();
+}
+
+void TimelineWidget::setLanePinned(std::uint32_t lane, bool pinned) {
+  if (!session_->hasTrace() || lane >= session_->layout().lanes().size() || lanePinned(lane) == pinned) return;
+  if (pinned) choices_.pinnedLanes.push_back(lane);
+  else std::erase(choices_.pinnedLanes, lane);
+  rebuildVertical();
+}
+
+std::uint32_t TimelineWidget::laneNameAt(const QPointF& pos) const {
+  if (!session_->hasTrace() || pos.x() >= chrome_.namesWidth || pos.y() < chrome_.axisHeight) return kNoIndex;
+  const auto hit = vertical_.hitTest(toContentY(pos.y()));
+  return hit.header ? kNoIndex : hit.lane;
 }
 
 QRectF TimelineWidget::sliceRect(std::uint32_t slice) const {
@@ -166,33 +230,36 @@ QRectF TimelineWidget::sliceRect(std::uint32_t slice) const {
   const Slice& s = session_->trace().slices[slice];
   const double x0 = xOf(s.start);
   const double x1 = xOf(s.end());
-  const double y = chrome_.axisHeight + vertical_.rowY(row) - scrollY_;
+  const double y = toScreenY(vertical_.rowY(row));
   return QRectF(x0, y + 1, std::max(x1 - x0, 1.0), vertical_.rowHeight(row) - 2);
 }
 
-QRectF TimelineWidget::gapRect(std::uint32_t gap) const {
-  if (!session_->hasTrace() || gap >= session_->gaps().gaps.size()) return {};
+std::optional<std::pair<double, double>> TimelineWidget::gapContentSpan(std::uint32_t gap) const {
+  if (!session_->hasTrace() || gap >= session_->gaps().gaps.size()) return std::nullopt;
   const auto& g = session_->gaps().gaps[gap];
   const auto& overlay = session_->gapOverlay();
-  double y = 0, h = 0;
   const std::uint32_t lane = overlay.laneOfGap(g);
   if (lane != kNoIndex) {
-    if (vertical_.laneHeight(lane) <= 0) return {};
-    y = vertical_.laneY(lane);
-    h = vertical_.laneHeight(lane);
-  } else {
-    const std::uint32_t group = overlay.groupOfGap(g);
-    if (group == kNoIndex) return {};
-    y = vertical_.groupY(group) + vertical_.metrics().groupHeader - 6;
-    h = 6;
+    if (vertical_.laneHeight(lane) <= 0) return std::nullopt;
+    return std::make_pair(vertical_.laneY(lane), vertical_.laneHeight(lane));
   }
+  // A device gap: the band along the bottom of the device's header strip.
+  const std::uint32_t group = overlay.groupOfGap(g);
+  if (group == kNoIndex || group >= session_->layout().groups().size()) return std::nullopt;
+  return std::make_pair(vertical_.groupY(group) + vertical_.metrics().groupHeader - 6, 6.0);
+}
+
+QRectF TimelineWidget::gapRect(std::uint32_t gap) const {
+  const auto span = gapContentSpan(gap);
+  if (!span) return {};
+  const auto& g = session_->gaps().gaps[gap];
   const double x0 = xOf(g.start);
-  return QRectF(x0, chrome_.axisHeight + y - scrollY_, std::max(xOf(g.end()) - x0, 1.0), h);
+  return QRectF(x0, toScreenY(span->first), std::max(xOf(g.end()) - x0, 1.0), span->second);
 }
 
 std::uint32_t TimelineWidget::sliceAtPoint(const QPointF& pos) const {
   if (!session_->hasTrace() || pos.x() < chrome_.namesWidth || pos.y() < chrome_.axisHeight) return kNoIndex;
-  const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+  const auto hit = vertical_.hitTest(toContentY(pos.y()));
   if (hit.row == kNoIndex) return kNoIndex;
   const auto slop = static_cast<TimeNs>(std::ceil(scale_.nsFor(kHitSlopPx)));
   const double px = pos.x() - chrome_.namesWidth;
@@ -202,12 +269,12 @@ std::uint32_t TimelineWidget::sliceAtPoint(const QPointF& pos) const {
 
 std::uint32_t TimelineWidget::gapAtPoint(const QPointF& pos) const {
   if (!session_->hasTrace() || !session_->gapsShown() || pos.x() < chrome_.namesWidth) return kNoIndex;
-  const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+  const auto hit = vertical_.hitTest(toContentY(pos.y()));
   const auto& overlay = session_->gapOverlay();
   const std::vector<std::uint32_t>* candidates = nullptr;
   if (hit.lane != kNoIndex) {
     candidates = &overlay.laneGaps(hit.lane).indices;
-  } else if (hit.header && hit.group != kNoIndex) {
+  } else if (hit.header && hit.group < session_->layout().groups().size()) {
     candidates = &overlay.groupGaps(hit.group).indices;
   }
   if (!candidates || candidates->empty()) return kNoIndex;
@@ -223,8 +290,8 @@ std::uint32_t TimelineWidget::gapAtPoint(const QPointF& pos) const {
 
 std::uint32_t TimelineWidget::groupHeaderAt(const QPointF& pos) const {
   if (!session_->hasTrace() || pos.y() < chrome_.axisHeight) return kNoIndex;
-  const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
-  return hit.header ? hit.group : kNoIndex;
+  const auto hit = vertical_.hitTest(toContentY(pos.y()));
+  return hit.header && hit.group != timeline::kPinnedGroup ? hit.group : kNoIndex;
 }
 
 std::optional<std::pair<TimeNs, TimeNs>> TimelineWidget::measuredRange() const { return measure_; }
@@ -233,10 +300,7 @@ void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice, bool fit)
   if (!session_->hasTrace()) return;
   if (fit) {
     fitRange(start, end);
-    if (slice != kNoIndex) {
-      const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), slice);
-      if (row != kNoIndex) ensureRowVisible(row);
-    }
+    revealRow(slice);
     return;
   }
   const double x0 = scale_.toPixel(start);
@@ -253,19 +317,44 @@ void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice, bool fit)
       fitRange(start, end);
     }
   }
-  if (slice != kNoIndex) {
-    const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), slice);
-    if (row != kNoIndex) ensureRowVisible(row);
-  }
+  revealRow(slice);
+}
+
+// Shows the row of `slice`; with a gap selected, the gap's lane too when
+// both fit: the GPU lanes are on top and the CPU work blamed for the gap is
+// further down.
+void TimelineWidget::revealRow(std::uint32_t slice) {
+  if (slice == kNoIndex) return;
+  const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), slice);
+  if (row == kNoIndex) return;
+  ensureRowVisible(row);
+  const Selection sel = session_->selection();
+  if (sel.kind != Selection::Kind::Gap) return;
+  const auto gap = gapContentSpan(sel.index);
+  const double pinned = vertical_.pinnedHeight();
+  if (!gap || gap->first < pinned || vertical_.rowY(row) < pinned) return;  // a pinned one is in view
+  const double top = std::min(gap->first, vertical_.rowY(row));
+  const double bottom = std::max(gap->first + gap->second, vertical_.rowY(row) + vertical_.rowHeight(row));
+  const double room = viewHeight() - pinned;
+  if (bottom - top > room) return;  // the row wins: it is what the user asked to see
+  const double shownTop = scrollY_ + pinned;
+  if (top >= shownTop && bottom <= scrollY_ + viewHeight()) return;
+  constexpr double kMargin = 8;
+  setScrollY(top - pinned - std::min(kMargin, room - (bottom - top)));
 }
 
 void TimelineWidget::ensureRowVisible(std::uint32_t row) {
   const std::uint32_t lane = session_->layout().rows()[row].lane;
   const std::uint32_t group = session_->layout().lanes()[lane].group;
   if (groupCollapsed(group)) setGroupCollapsed(group, false);
+  if (!vertical_.rowShown(row)) setLaneCollapsed(lane, false);  // a nested slice of a collapsed lane
   const double y = vertical_.rowY(row);
   const double h = vertical_.rowHeight(row);
-  if (y < scrollY_ || y + h > scrollY_ + viewHeight()) setScrollY(y - viewHeight() / 3);
+  const double pinned = vertical_.pinnedHeight();
+  if (y < pinned) return;  // pinned: always in view
+  const double top = y - scrollY_;  // below the axis
+  if (top >= pinned && top + h <= viewHeight()) return;
+  setScrollY(y - pinned - (viewHeight() - pinned) / 3);
 }
 
 void TimelineWidget::resizeEvent(QResizeEvent* event) {
@@ -352,6 +441,12 @@ void TimelineWidget::clickAt(const QPointF& pos) {
     setGroupCollapsed(group, !groupCollapsed(group));
     return;
   }
+  // A click on a lane's name folds its nested rows away (or back).
+  const std::uint32_t lane = laneNameAt(pos);
+  if (lane != kNoIndex && session_->layout().lanes()[lane].rowCount > 1) {
+    setLaneCollapsed(lane, !laneCollapsed(lane));
+    return;
+  }
   const std::uint32_t slice = sliceAtPoint(pos);
   if (slice != kNoIndex) {
     session_->selectSlice(slice);
@@ -376,6 +471,41 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event) {
     fitSelection();
   }
   event->accept();
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* event) {
+  const std::uint32_t lane = laneNameAt(event->pos());
+  const std::uint32_t group = groupHeaderAt(event->pos());
+  if (lane != kNoIndex) {
+    showLaneMenu(lane, event->globalPos());
+  } else if (group != kNoIndex) {
+    showGroupMenu(group, event->globalPos());
+  } else {
+    return QWidget::contextMenuEvent(event);
+  }
+  event->accept();
+}
+
+void TimelineWidget::showGroupMenu(std::uint32_t group, const QPoint& globalPos) {
+  QMenu menu(this);
+  const bool pinned = groupPinned(group);
+  menu.addAction(pinned ? tr("Unpin") : tr("Pin to Top"), this, [this, group, pinned] { setGroupPinned(group, !pinned); });
+  const bool collapsed = groupCollapsed(group);
+  menu.addAction(collapsed ? tr("Expand") : tr("Collapse"), this,
+                 [this, group, collapsed] { setGroupCollapsed(group, !collapsed); });
+  menu.exec(globalPos);
+}
+
+void TimelineWidget::showLaneMenu(std::uint32_t lane, const QPoint& globalPos) {
+  QMenu menu(this);
+  const bool pinned = lanePinned(lane);
+  menu.addAction(pinned ? tr("Unpin") : tr("Pin to Top"), this, [this, lane, pinned] { setLanePinned(lane, !pinned); });
+  if (session_->layout().lanes()[lane].rowCount > 1) {
+    const bool collapsed = laneCollapsed(lane);
+    menu.addAction(collapsed ? tr("Show Nested Rows") : tr("Top-Level Slices Only"), this,
+                   [this, lane, collapsed] { setLaneCollapsed(lane, !collapsed); });
+  }
+  menu.exec(globalPos);
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* event) {

@@ -51,6 +51,19 @@ class TimelineWidget : public QWidget {
 
   bool groupCollapsed(std::uint32_t group) const;
   void setGroupCollapsed(std::uint32_t group, bool collapsed);
+  // A collapsed lane shows its top-level slices only (one row).
+  bool laneCollapsed(std::uint32_t lane) const;
+  void setLaneCollapsed(std::uint32_t lane, bool collapsed);
+  // Pinned lanes sit at the top, above the scrolling lanes, in pin order.
+  bool lanePinned(std::uint32_t lane) const;
+  void setLanePinned(std::uint32_t lane, bool pinned);
+  // A pinned group (a GPU device, by default when its lanes take little
+  // room) stays on top with its header and lanes.
+  bool groupPinned(std::uint32_t group) const;
+  void setGroupPinned(std::uint32_t group, bool pinned);
+  const timeline::VerticalLayout& vertical() const { return vertical_; }
+  // The lane whose name is at `pos` (on the left), or kNoIndex.
+  std::uint32_t laneNameAt(const QPointF& pos) const;
 
   // Where a slice is drawn now (widget coordinates); empty when off screen
   // or in a collapsed group.
@@ -84,6 +97,7 @@ class TimelineWidget : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
@@ -93,10 +107,20 @@ class TimelineWidget : public QWidget {
   void onTraceChanged();
   void onReveal(qint64 start, qint64 end, quint32 slice, bool fit);
   void rebuildVertical();
+  // Screen y of content y (the pinned section does not scroll), and back.
+  double toScreenY(double contentY) const { return chrome_.axisHeight + vertical_.screenY(contentY, scrollY_); }
+  double toContentY(double screenY) const { return vertical_.contentY(screenY - chrome_.axisHeight, scrollY_); }
+  void showLaneMenu(std::uint32_t lane, const QPoint& globalPos);
+  void showGroupMenu(std::uint32_t group, const QPoint& globalPos);
+  void pinSmallGpuGroups();
   void invalidate();  // the frame must be rebuilt
   void clampScroll();
   void clickAt(const QPointF& pos);
   void ensureRowVisible(std::uint32_t row);
+  void revealRow(std::uint32_t slice);
+  // Content y and height of where a gap is drawn (its lane, or its device's
+  // header band); nullopt when hidden.
+  std::optional<std::pair<double, double>> gapContentSpan(std::uint32_t gap) const;
   double timeAreaWidth() const;
   double xOf(TimeNs t) const;
   TimeNs timeAt(double x) const;
@@ -112,7 +136,7 @@ class TimelineWidget : public QWidget {
   TraceSession* session_;
   timeline::TimeScale scale_;
   double scrollY_ = 0;
-  std::vector<bool> collapsed_;
+  timeline::VerticalChoices choices_;  // collapsed groups and lanes, pinned lanes
   timeline::VerticalLayout vertical_;
   TimelineChrome chrome_;
   TimelinePalette palette_;

@@ -149,7 +149,7 @@ void TimelineWidget::paintFlowArrow(QPainter& p) {
   const auto rowY = [&](std::uint32_t s) {
     const std::uint32_t row = session_->layout().rowOfSlice(session_->trace(), s);
     if (row == kNoIndex || !vertical_.rowShown(row)) return std::optional<double>();
-    return std::optional<double>(chrome_.axisHeight + vertical_.rowY(row) - scrollY_ + vertical_.rowHeight(row) / 2);
+    return std::optional<double>(toScreenY(vertical_.rowY(row)) + vertical_.rowHeight(row) / 2);
   };
   const auto y0 = rowY(from);
   const auto y1 = rowY(to);
@@ -231,7 +231,7 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
   }
   if (pos.x() >= chrome_.namesWidth && pos.y() >= chrome_.axisHeight) {
     // A counter lane: the value in force at the mouse.
-    const auto hit = vertical_.hitTest(pos.y() - chrome_.axisHeight + scrollY_);
+    const auto hit = vertical_.hitTest(toContentY(pos.y()));
     if (hit.lane != kNoIndex && session_->layout().lanes()[hit.lane].kind == timeline::LaneKind::Counter) {
       const auto& lane = session_->layout().lanes()[hit.lane];
       const CounterSeries& series = trace.counters[lane.counter];
