@@ -21,10 +21,12 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "about.h"
 #include "app_setup.h"
 #include "gapscope/version.h"
 #include "panels/analysis_panels.h"
@@ -374,6 +376,7 @@ void MainWindow::restoreSettings() {
     resize(screen.size() * 0.9);
   }
   restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray(), kStateVersion);
+  queueRoomCheck();
   applyTheme(s.value(QStringLiteral("theme"), QStringLiteral("system")).toString());
 }
 
@@ -386,6 +389,48 @@ void MainWindow::saveSettings() {
 void MainWindow::resetLayout() {
   restoreState(defaultState_, kStateVersion);
   for (QDockWidget* d : docks_) d->show();
+  queueRoomCheck();
+}
+
+// On a small screen the docks must not crush the timeline: the bottom docks
+// take at most kMaxBottomShare of the window's height and the side docks at
+// most kMaxSideShare of its width. Applied when the window is resized and
+// when a layout is restored (a layout saved on a bigger screen), never while
+// the user drags a dock's edge.
+void MainWindow::keepTimelineRoom() {
+  constexpr double kMaxBottomShare = 0.35;
+  constexpr double kMaxSideShare = 0.3;
+  QList<QDockWidget*> bottom, side;
+  QList<int> heights, widths;
+  for (QDockWidget* d : docks_) {
+    if (d->isFloating() || !d->isVisible()) continue;
+    const Qt::DockWidgetArea area = dockWidgetArea(d);
+    if (area == Qt::BottomDockWidgetArea && d->height() > kMaxBottomShare * height()) {
+      bottom.append(d);
+      heights.append(static_cast<int>(kMaxBottomShare * height()));
+    } else if ((area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) &&
+               d->width() > kMaxSideShare * width()) {
+      side.append(d);
+      widths.append(static_cast<int>(kMaxSideShare * width()));
+    }
+  }
+  if (!bottom.isEmpty()) resizeDocks(bottom, heights, Qt::Vertical);
+  if (!side.isEmpty()) resizeDocks(side, widths, Qt::Horizontal);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  queueRoomCheck();
+}
+
+// The docks have their new sizes only once the layout has run: check then.
+void MainWindow::queueRoomCheck() {
+  if (roomCheckQueued_) return;
+  roomCheckQueued_ = true;
+  QTimer::singleShot(0, this, [this] {
+    roomCheckQueued_ = false;
+    keepTimelineRoom();
+  });
 }
 
 void MainWindow::applyTheme(const QString& theme) {
@@ -447,10 +492,7 @@ void MainWindow::showShortcuts() {
 }
 
 void MainWindow::showAbout() {
-  QMessageBox::about(this, tr("About gapscope"),
-                     tr("<h3>gapscope %1</h3><p>A GPU profiler trace viewer: where the GPU waited and why.</p>"
-                        "<p>Opens Chrome trace JSON from torch.profiler / Kineto.</p>")
-                         .arg(QStringLiteral(GAPSCOPE_VERSION)));
+  QMessageBox::about(this, tr("About gapscope"), aboutText());
 }
 
 }  // namespace gapscope::app

@@ -83,6 +83,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -98,6 +99,8 @@ class MainWindow : public QMainWindow {
   void saveSettings();
   void applyTheme(const QString& theme);
   void resetLayout();
+  void keepTimelineRoom();
+  void queueRoomCheck();
 
   void chooseFile();
   void addRecent(const QString& path);
@@ -135,6 +138,7 @@ class MainWindow : public QMainWindow {
   QAction* recordAction_ = nullptr;
   QAction* exportAction_ = nullptr;
   QAction* compareAction_ = nullptr;
+  bool roomCheckQueued_ = false;
   QMenu* recentComparisonsMenu_ = nullptr;
   // The recording-availability probe runs on a worker; the window waits for
   // it when closed so no worker outlives the application.

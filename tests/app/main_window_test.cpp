@@ -286,6 +286,18 @@ TEST_F(OpenWindow, PinnedLanesStayOnTopAndLanesFoldToTheirTopLevel) {
   EXPECT_DOUBLE_EQ(t->vertical().pinnedHeight(), 0);
 }
 
+TEST_F(OpenWindow, TheVerdictIsShownWholeAtTheSmallestSize) {
+  w().resize(1024, 700);
+  waitUntil([&] { return w().width() <= 1024; });
+  auto* verdict = w().findChild<QLabel*>(QStringLiteral("verdict"));
+  ASSERT_NE(verdict, nullptr);
+  EXPECT_EQ(verdict->text().toStdString(), s().gaps().verdict.line);
+  EXPECT_TRUE(verdict->wordWrap());
+  // Tall enough for every wrapped line: nothing cut off.
+  waitUntil([&] { return verdict->height() >= verdict->heightForWidth(verdict->width()); }, 2000);
+  EXPECT_GE(verdict->height(), verdict->heightForWidth(verdict->width()));
+}
+
 TEST_F(OpenWindow, KeysZoomPanAndFit) {
   TimelineWidget* t = w().timeline();
   t->setFocus();

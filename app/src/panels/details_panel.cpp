@@ -40,7 +40,11 @@ DetailsPanel::DetailsPanel(TraceSession* session, QWidget* parent)
   tree_->setObjectName(QStringLiteral("detailsTree"));
   tree_->setColumnCount(2);
   tree_->setHeaderLabels({tr("Field"), tr("Value")});
-  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  // The Field column gets at most a share of the width; Value takes the
+  // rest, so a long nested key never pushes the values out of sight.
+  tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+  tree_->header()->setStretchLastSection(true);
+  tree_->header()->setMinimumSectionSize(60);
   tree_->setUniformRowHeights(true);
   tree_->setWordWrap(false);
   tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -72,7 +76,9 @@ QTreeWidgetItem* DetailsPanel::add(const QString& key, const QString& value, QTr
   auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(tree_);
   item->setText(0, key);
   item->setText(1, value);
-  item->setToolTip(1, value.size() > 60 ? value : QString());
+  // A cell may be cut at the pane's width: its tooltip holds all of it.
+  item->setToolTip(0, key);
+  item->setToolTip(1, value);
   return item;
 }
 
@@ -95,6 +101,19 @@ void DetailsPanel::refresh() {
   const Selection sel = session_->selection();
   if (sel.kind == Selection::Kind::Slice) showSlice(sel.index);
   if (sel.kind == Selection::Kind::Gap) showGap(sel.index);
+  fitFieldColumn();
+}
+
+void DetailsPanel::fitFieldColumn() {
+  tree_->resizeColumnToContents(0);
+  constexpr double kMaxFieldShare = 0.45;
+  const int cap = static_cast<int>(kMaxFieldShare * tree_->viewport()->width());
+  if (tree_->columnWidth(0) > cap) tree_->setColumnWidth(0, std::max(cap, 60));
+}
+
+void DetailsPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitFieldColumn();
 }
 
 void DetailsPanel::showSlice(std::uint32_t index) {

@@ -30,8 +30,13 @@ class DetailsPanel : public QWidget {
   // The value shown for a top-level field (e.g. "Name", "Duration"), "" when absent.
   QString field(const QString& name) const;
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void refresh();
+  // Field as wide as its longest key, but never more than a share of the pane.
+  void fitFieldColumn();
   void showSlice(std::uint32_t slice);
   void showGap(std::uint32_t gap);
   QTreeWidgetItem* add(const QString& key, const QString& value, QTreeWidgetItem* parent = nullptr);

@@ -17,7 +17,6 @@
 #include "timeline/timeline_widget.h"
 #include "timeline/utilisation_strip.h"
 #include "trace_session.h"
-#include "widgets/elided_label.h"
 
 namespace gapscope::app {
 
@@ -58,8 +57,11 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
 QWidget* TimelineView::buildGapBar() {
   auto* bar = new QWidget(this);
   bar->setObjectName(QStringLiteral("gapBar"));
-  auto* row = new QHBoxLayout(bar);
-  row->setContentsMargins(6, 3, 6, 3);
+  auto* column = new QVBoxLayout(bar);
+  column->setContentsMargins(6, 3, 6, 3);
+  column->setSpacing(2);
+  auto* row = new QHBoxLayout;
+  column->addLayout(row);
   showGaps_ = new QCheckBox(tr("Launch gaps"), bar);
   showGaps_->setObjectName(QStringLiteral("showGaps"));
   showGaps_->setChecked(session_->gapsShown());
@@ -77,11 +79,7 @@ QWidget* TimelineView::buildGapBar() {
     row->addWidget(legend_[c]);
     row->addSpacing(8);
   }
-  row->addSpacing(12);
-  verdict_ = new ElidedLabel(bar);
-  verdict_->setObjectName(QStringLiteral("verdict"));
-  row->addWidget(verdict_, 1);
-  row->addSpacing(12);
+  row->addStretch(1);
   row->addWidget(new QLabel(tr("Shortest gap:"), bar));
   minGap_ = new QDoubleSpinBox(bar);
   minGap_->setObjectName(QStringLiteral("minGapSpin"));
@@ -96,6 +94,13 @@ QWidget* TimelineView::buildGapBar() {
     session_->setMinGapNs(static_cast<TimeNs>(std::llround(us * 1000.0)));
   });
   row->addWidget(minGap_);
+  // The verdict on a line of its own, wrapped: it is the one sentence the
+  // user needs whole.
+  verdict_ = new QLabel(bar);
+  verdict_->setObjectName(QStringLiteral("verdict"));
+  verdict_->setWordWrap(true);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  column->addWidget(verdict_);
   return bar;
 }
 

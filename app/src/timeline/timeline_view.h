@@ -19,7 +19,6 @@ namespace gapscope::app {
 class TimelineWidget;
 class TraceSession;
 class UtilisationStrip;
-class ElidedLabel;
 
 class TimelineView : public QWidget {
   Q_OBJECT
@@ -42,7 +41,7 @@ class TimelineView : public QWidget {
   QCheckBox* showGaps_;
   QDoubleSpinBox* minGap_;
   std::array<QLabel*, analysis::kGapCauseCount> legend_{};
-  ElidedLabel* verdict_;
+  QLabel* verdict_;
 };
 
 }  // namespace gapscope::app

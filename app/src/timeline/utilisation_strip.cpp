@@ -58,7 +58,25 @@ void UtilisationStrip::onTraceChanged() {
     g->setName(tr("GPU %1").arg(gpus[i].device));
   }
   setVisible(!gpus.empty());
+  applyColours();
   replot();
+}
+
+// The strip follows the theme: a dark palette gets the dark axis colours
+// (the plot keeps its own colours otherwise, white in a dark window).
+void UtilisationStrip::applyColours() {
+  const QColor text = palette().color(QPalette::WindowText);
+  plot_->setBackground(TimelinePalette::forDark(paletteIsDark()).axisBackground);
+  plot_->yAxis->setLabelColor(text);
+  plot_->yAxis->setBasePen(QPen(text));
+}
+
+void UtilisationStrip::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+    applyColours();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
 }
 
 const std::vector<analysis::DeviceBusy>& UtilisationStrip::devices() const {
@@ -79,10 +97,7 @@ void UtilisationStrip::replot() {
   const auto& s = timeline_->scale();
   bins_ = std::max(1, static_cast<int>(s.width()) / kPixelsPerBin);
   // x in pixels of the time area: the timeline's own coordinates.
-  const QColor text = palette().color(QPalette::WindowText);
-  plot_->setBackground(TimelinePalette::forDark(paletteIsDark()).axisBackground);
-  plot_->yAxis->setLabelColor(text);
-  plot_->yAxis->setBasePen(QPen(text));
+  applyColours();
   plot_->xAxis->setRange(0, s.width());
   QVector<double> x(bins_ + 1);
   for (int i = 0; i <= bins_; ++i) x[i] = s.width() * i / bins_;

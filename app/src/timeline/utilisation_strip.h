@@ -28,9 +28,13 @@ class UtilisationStrip : public QWidget {
   std::vector<double> values(int device) const;
   int bins() const { return bins_; }
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
   void onTraceChanged();
   void replot();
+  void applyColours();
 
   TraceSession* session_;
   TimelineWidget* timeline_;

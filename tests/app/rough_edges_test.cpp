@@ -1,0 +1,152 @@
+// The GUI's rough edges, as a first user met them: the Details pane's values
+// in view and whole in their tooltips (also after View > Reset Layout), the
+// timeline not crushed by the docks on a small screen (nor by a layout
+// saved there), the utilisation strip following the dark theme, and an
+// About dialog that says what this build is.
+#include <QAction>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+
+#include "about.h"
+#include "app_test_support.h"
+#include "gapscope/build_info.h"
+#include "gapscope/version.h"
+#include "main_window.h"
+#include "panels/details_panel.h"
+#include "timeline/timeline_view.h"
+#include "timeline/utilisation_strip.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::ensureApp;
+using gapscope::app::testing::testData;
+using gapscope::app::testing::waitUntil;
+
+namespace {
+
+bool openIn(MainWindow& w, const char* file) {
+  QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+  return w.openTrace(testData(file)) && waitUntil([&] { return loaded.count() > 0; });
+}
+
+// The largest gap of a trace with deep stacks: its CPU work has long names.
+std::uint32_t largestGap(const TraceSession& s) {
+  std::uint32_t pick = kNoIndex;
+  const auto& gaps = s.gaps().gaps;
+  for (std::uint32_t i = 0; i < gaps.size(); ++i)
+    if (pick == kNoIndex || gaps[i].dur > gaps[pick].dur) pick = i;
+  return pick;
+}
+
+void expectValuesInView(DetailsPanel* details) {
+  QTreeWidget* tree = details->tree();
+  ASSERT_GT(tree->topLevelItemCount(), 0);
+  // The Value column starts inside the pane, with room to show something.
+  const int valueX = tree->header()->sectionViewportPosition(1);
+  EXPECT_LT(valueX, tree->viewport()->width() - 40) << valueX << " of " << tree->viewport()->width();
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    const QTreeWidgetItem* item = tree->topLevelItem(i);
+    if (!item->text(1).isEmpty() && item->toolTip(1) != QStringLiteral("Double-click to select"))
+      EXPECT_EQ(item->toolTip(1), item->text(1)) << item->text(0).toStdString();
+  }
+}
+
+}  // namespace
+
+TEST(RoughEdges, DetailsValuesStayInViewAndWholeInTheirTooltips) {
+  ensureApp();
+  MainWindow w;
+  w.resize(1280, 800);
+  w.show();
+  ASSERT_TRUE(openIn(w, "h100/train_adam_stack.json"));
+  w.session()->focusGap(largestGap(*w.session()));
+  expectValuesInView(w.details());
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->text() == QStringLiteral("&Reset Layout")) a->trigger();
+  waitUntil([] { return false; }, 200);
+  w.session()->focusGap(largestGap(*w.session()));
+  expectValuesInView(w.details());
+  w.close();
+  QSettings().remove(QStringLiteral("mainWindow"));
+}
+
+TEST(RoughEdges, DocksLeaveTheTimelineRoomOnASmallScreenAndInTheLayoutSavedThere) {
+  ensureApp();
+  const auto timelineShare = [](MainWindow& w) {
+    return static_cast<double>(w.findChild<TimelineView*>()->height()) / w.height();
+  };
+  {
+    // On a big screen the user gives the tables most of the height.
+    MainWindow big;
+    big.resize(1600, 1000);
+    big.show();
+    ASSERT_TRUE(openIn(big, "h200/split_stack_eager.json"));
+    big.resizeDocks({big.findChild<QDockWidget*>(QStringLiteral("opsDock"))}, {700}, Qt::Vertical);
+    waitUntil([] { return false; }, 200);
+    EXPECT_GT(big.findChild<QDockWidget*>(QStringLiteral("opsDock"))->height(), 500);
+    big.close();  // saves the layout
+  }
+  {
+    MainWindow small;  // that layout on a small screen
+    small.resize(1024, 700);
+    small.show();
+    ASSERT_TRUE(openIn(small, "h200/split_stack_eager.json"));
+    waitUntil([] { return false; }, 200);
+    EXPECT_GE(timelineShare(small), 0.48) << timelineShare(small);
+    small.close();  // saves the layout
+  }
+  {
+    MainWindow again;  // the layout saved at 1024x700 comes back
+    again.resize(1024, 700);
+    again.show();
+    ASSERT_TRUE(openIn(again, "h200/split_stack_eager.json"));
+    waitUntil([] { return false; }, 200);
+    EXPECT_GE(timelineShare(again), 0.48) << timelineShare(again);
+    again.resize(1600, 1000);
+    waitUntil([] { return false; }, 200);
+    EXPECT_GE(timelineShare(again), 0.48) << timelineShare(again);
+    again.close();
+  }
+  QSettings().remove(QStringLiteral("mainWindow"));
+}
+
+TEST(RoughEdges, TheUtilisationStripFollowsTheDarkTheme) {
+  ensureApp();
+  MainWindow w;
+  w.show();
+  ASSERT_TRUE(openIn(w, "h200/split_stack_eager.json"));
+  auto pick = [&](const QString& theme) {
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == theme) a->trigger();
+    waitUntil([] { return false; }, 100);
+  };
+  QCustomPlot* plot = w.findChild<UtilisationStrip*>()->plot();
+  // A pixel near the top-right corner: above every curve, on the background.
+  const auto background = [&] {
+    plot->replot();
+    return plot->grab().toImage().pixelColor(plot->width() - 3, 3);
+  };
+  pick(QStringLiteral("Dark"));
+  EXPECT_LT(background().lightness(), 100);
+  pick(QStringLiteral("Light"));
+  EXPECT_GT(background().lightness(), 180);
+  pick(QStringLiteral("System"));
+  QSettings().remove(QStringLiteral("theme"));
+}
+
+TEST(RoughEdges, AboutSaysWhatThisBuildIs) {
+  const QString about = aboutText();
+  EXPECT_TRUE(about.contains(QStringLiteral(GAPSCOPE_VERSION)));
+  EXPECT_TRUE(about.contains(QStringLiteral(GAPSCOPE_COMMIT)));
+  EXPECT_TRUE(about.contains(QStringLiteral(GAPSCOPE_BUILD_TYPE)));
+  for (const char* part : {"Qt ", "QCustomPlot", "GPL-3.0", "LGPL-3.0", "simdjson", "Apache-2.0", "nlohmann/json",
+                           "MIT", "zlib", "GPU recorder"})
+    EXPECT_TRUE(about.contains(QString::fromLatin1(part))) << part;
+}
