@@ -22,6 +22,9 @@ struct LoadedTrace {
   QString path;         // where it came from (a file, or a description)
   QString displayName;  // for the window title
   bool truncated = false;  // the file ended mid-event: everything before the cut is here
+  // The reader's error ("FILE:LINE:COL (byte N): expected ..."), when the
+  // file is malformed part way: everything before the fault is here.
+  QString readError;
   double seconds = 0;      // time to read and analyse
 
   bool valid() const { return trace != nullptr; }

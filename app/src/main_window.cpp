@@ -6,6 +6,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -55,10 +56,17 @@ MainWindow::MainWindow(QWidget* parent)
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
   timelineView_ = new TimelineView(session_, this);
   stack_ = new QStackedWidget(this);
+  readBanner_ = buildReadBanner();
   welcome_ = buildWelcome();
   stack_->addWidget(welcome_);
   stack_->addWidget(timelineView_);
-  setCentralWidget(stack_);
+  auto* central = new QWidget(this);
+  auto* column = new QVBoxLayout(central);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+  column->addWidget(readBanner_);
+  column->addWidget(stack_, 1);
+  setCentralWidget(central);
 
   buildActions();
   setupRecorder();
@@ -332,6 +340,7 @@ void MainWindow::onTraceChanged() {
   compareAction_->setEnabled(has);
   stack_->setCurrentWidget(has ? static_cast<QWidget*>(timelineView_) : welcome_);
   if (!has) {
+    readBanner_->hide();
     setWindowTitle(QStringLiteral("gapscope"));
     info_->clear();
     issuesBadge_->hide();
@@ -344,8 +353,8 @@ void MainWindow::onTraceChanged() {
   QString text = tr("%1 slices · %2 kernels").arg(summary.slices).arg(summary.kernels);
   if (t.gaps().hasGpuActivity) text += tr(" · GPU busy %1 %").arg(t.gaps().verdict.utilization * 100, 0, 'f', 1);
   if (t.seconds > 0) text += tr(" · opened in %1 s").arg(t.seconds, 0, 'f', 2);
-  if (t.truncated) text += tr(" · the file was cut short: showing what came before the cut");
   info_->setText(text);
+  showReadBanner(t);
   std::uint64_t issueCount = 0;
   for (const auto& i : t.trace->issues.all()) issueCount += i.count;
   issuesBadge_->setVisible(issueCount > 0);
@@ -353,6 +362,50 @@ void MainWindow::onTraceChanged() {
   issuesBadge_->setToolTip(tr("Show what was odd about this file"));
   searchEdit_->clear();
   timeline()->setFocus();
+}
+
+// A file that could not be read to the end (a syntax error part way, or a
+// cut): the banner says where, and that what came before is what is shown.
+QWidget* MainWindow::buildReadBanner() {
+  auto* banner = new QFrame(this);
+  banner->setObjectName(QStringLiteral("readErrorBanner"));
+  banner->setFrameShape(QFrame::StyledPanel);
+  banner->setAutoFillBackground(true);
+  QPalette p = banner->palette();
+  p.setColor(QPalette::Window, QColor(0xFF, 0xE8, 0xB0));
+  p.setColor(QPalette::WindowText, QColor(0x3A, 0x2A, 0x00));
+  banner->setPalette(p);
+  auto* row = new QHBoxLayout(banner);
+  row->setContentsMargins(8, 4, 4, 4);
+  auto* icon = new QLabel(banner);
+  icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(16, 16));
+  row->addWidget(icon);
+  readBannerText_ = new QLabel(banner);
+  readBannerText_->setObjectName(QStringLiteral("readErrorText"));
+  readBannerText_->setWordWrap(true);
+  readBannerText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  row->addWidget(readBannerText_, 1);
+  auto* close = new QToolButton(banner);
+  close->setText(QStringLiteral("✕"));
+  close->setAutoRaise(true);
+  close->setToolTip(tr("Hide this message"));
+  connect(close, &QToolButton::clicked, banner, &QWidget::hide);
+  row->addWidget(close);
+  banner->hide();
+  return banner;
+}
+
+void MainWindow::showReadBanner(const LoadedTrace& t) {
+  QString text;
+  if (!t.readError.isEmpty()) {
+    text = tr("This file could not be read to the end: %1. Shown is everything before that point.").arg(t.readError);
+  } else if (t.truncated) {
+    const ImportIssue* cut = t.trace->issues.find("truncated");
+    text = tr("The file was cut short%1. Shown is everything before the cut.")
+               .arg(cut ? QStringLiteral(" (%1)").arg(QString::fromStdString(cut->description)) : QString());
+  }
+  readBannerText_->setText(text);
+  readBanner_->setVisible(!text.isEmpty());
 }
 
 void MainWindow::updateSearchCount() {

@@ -36,6 +36,7 @@ class TimelineWidget;
 class TraceLoader;
 class TraceSession;
 struct LoadOutcome;
+struct LoadedTrace;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -94,6 +95,8 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildStatusBar();
   QWidget* buildWelcome();
+  QWidget* buildReadBanner();
+  void showReadBanner(const LoadedTrace& t);
   QDockWidget* addDock(QWidget* content, const QString& title, const QString& name, Qt::DockWidgetArea area);
   void restoreSettings();
   void saveSettings();
@@ -123,6 +126,8 @@ class MainWindow : public QMainWindow {
   TraceSession* session_;
   TraceLoader* loader_;
   QStackedWidget* stack_;
+  QWidget* readBanner_ = nullptr;
+  QLabel* readBannerText_ = nullptr;
   QWidget* welcome_;
   TimelineView* timelineView_;
   DetailsPanel* details_;

@@ -26,7 +26,10 @@ LoadOutcome loadTraceFile(const QString& path, const std::atomic<bool>& cancel, 
     out.cancelled = true;
     return out;
   }
-  if (!result.error.empty()) {
+  // A fault part way keeps what came before it (the user sees it, with the
+  // error named); a fault before anything was read is a failure.
+  const bool readSomething = result.trace && result.trace->eventCount > 0;
+  if (!result.error.empty() && !readSomething) {
     out.error = QString::fromStdString(result.error);
     return out;
   }
@@ -42,6 +45,7 @@ LoadOutcome loadTraceFile(const QString& path, const std::atomic<bool>& cancel, 
     return out;
   }
   out.loaded.truncated = result.truncated;
+  out.loaded.readError = QString::fromStdString(result.error);
   out.loaded.seconds = static_cast<double>(clock.elapsed()) / 1000.0;
   return out;
 }

@@ -18,6 +18,7 @@
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <qcustomplot.h>
 
 #include "app_test_support.h"
@@ -367,6 +368,41 @@ TEST_F(OpenWindow, AFailedLoadShowsTheReadersMessageAndKeepsTheTrace) {
   auto* box = w().findChild<QWidget*>(QStringLiteral("loadErrorBox"));
   ASSERT_NE(box, nullptr);
   EXPECT_TRUE(box->isVisible());
+}
+
+TEST_F(OpenWindow, ASyntaxErrorPartWayShowsWhatCameBeforeWithABanner) {
+  // A real trace with its events array broken after the 100th event.
+  QFile src(testData(kSplitStack));
+  ASSERT_TRUE(src.open(QIODevice::ReadOnly));
+  const QByteArray json = src.readAll();
+  int at = json.indexOf("\"traceEvents\"");
+  for (int i = 0; i < 100 && at >= 0; ++i) at = json.indexOf("\n  {", at + 1);
+  ASSERT_GT(at, 0);
+  QByteArray broken = json.left(at) + "\n  {\"ph\": \"X\", \"ts\": oops}," + json.mid(at);
+  const int line = static_cast<int>(json.left(at).count('\n')) + 2;  // the broken event's line
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("half.json"));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(broken);
+  f.close();
+  ASSERT_TRUE(open(path));
+  // What came before the fault is shown: the events of the prefix, counted here.
+  std::string head = json.left(at).toStdString();
+  while (!head.empty() && (std::isspace(static_cast<unsigned char>(head.back())) || head.back() == ',')) head.pop_back();
+  const auto prefix = nlohmann::json::parse(head + "]}");
+  std::uint64_t before = 0;
+  for (const auto& e : prefix["traceEvents"]) before += e.value("ph", "") == "X";
+  EXPECT_GT(before, 0u);
+  EXPECT_EQ(s().trace().slices.size(), before);
+  auto* banner = w().findChild<QWidget*>(QStringLiteral("readErrorBanner"));
+  ASSERT_NE(banner, nullptr);
+  EXPECT_TRUE(banner->isVisible());
+  const QString text = w().findChild<QLabel*>(QStringLiteral("readErrorText"))->text();
+  EXPECT_TRUE(text.contains(QStringLiteral("half.json:%1:").arg(line))) << text.toStdString();
+  // A good file afterwards: no banner.
+  ASSERT_TRUE(open(testData(kSplitStack)));
+  EXPECT_FALSE(banner->isVisible());
 }
 
 TEST_F(OpenWindow, CancellingALoadKeepsTheOpenTrace) {
