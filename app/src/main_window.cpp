@@ -30,10 +30,13 @@
 #include "about.h"
 #include "app_setup.h"
 #include "gapscope/version.h"
+#include "models/table_format.h"
+#include "gapscope/format/number.h"
 #include "panels/analysis_panels.h"
 #include "panels/charts_panel.h"
 #include "panels/details_panel.h"
 #include "panels/issues_panel.h"
+#include "panels/steps_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
 #include "trace_loader.h"
@@ -44,7 +47,7 @@ namespace gapscope::app {
 namespace {
 
 // Bump when the docks change, so an old saved layout is not restored onto new docks.
-constexpr int kStateVersion = 1;
+constexpr int kStateVersion = 2;
 
 }  // namespace
 
@@ -133,15 +136,18 @@ void MainWindow::buildDocks() {
   gaps_ = new GapsPanel(session_, this);
   charts_ = new ChartsPanel(session_, this);
   issues_ = new IssuesPanel(session_, this);
+  steps_ = new StepsPanel(session_, this);
   addDock(details_, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
   QDockWidget* opsDock = addDock(ops_, tr("Operators"), QStringLiteral("opsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* kernelsDock = addDock(kernels_, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* gapsDock = addDock(gaps_, tr("Launch Gaps"), QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* chartsDock = addDock(charts_, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* stepsDock = addDock(steps_, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* issuesDock = addDock(issues_, tr("Import Issues"), QStringLiteral("issuesDock"), Qt::BottomDockWidgetArea);
   tabifyDockWidget(opsDock, kernelsDock);
   tabifyDockWidget(kernelsDock, gapsDock);
-  tabifyDockWidget(gapsDock, chartsDock);
+  tabifyDockWidget(gapsDock, stepsDock);
+  tabifyDockWidget(stepsDock, chartsDock);
   tabifyDockWidget(chartsDock, issuesDock);
   opsDock->raise();
   resizeDocks({opsDock}, {300}, Qt::Vertical);
@@ -253,6 +259,19 @@ void MainWindow::buildStatusBar() {
   info_ = new QLabel(this);
   info_->setObjectName(QStringLiteral("traceInfo"));
   statusBar()->addWidget(info_, 1);
+  rangeInfo_ = new QLabel(this);
+  rangeInfo_->setObjectName(QStringLiteral("rangeInfo"));
+  rangeInfo_->hide();
+  statusBar()->addWidget(rangeInfo_);
+  clearRange_ = new QToolButton(this);
+  clearRange_->setObjectName(QStringLiteral("clearRange"));
+  clearRange_->setText(tr("Whole trace"));
+  clearRange_->setToolTip(tr("Clear the selected range: the tables cover the whole trace again (Esc)"));
+  clearRange_->setAutoRaise(true);
+  clearRange_->hide();
+  statusBar()->addWidget(clearRange_);
+  connect(clearRange_, &QToolButton::clicked, this, [this] { session_->setRange(std::nullopt); });
+  connect(session_, &TraceSession::rangeChanged, this, &MainWindow::showRange);
   progress_ = new QProgressBar(this);
   progress_->setObjectName(QStringLiteral("loadProgress"));
   progress_->setMaximumWidth(260);
@@ -406,6 +425,22 @@ void MainWindow::showReadBanner(const LoadedTrace& t) {
   }
   readBannerText_->setText(text);
   readBanner_->setVisible(!text.isEmpty());
+}
+
+// The selected range's summary: how long it is and how busy each GPU was in it.
+void MainWindow::showRange() {
+  const auto range = session_->range();
+  rangeInfo_->setVisible(range.has_value());
+  clearRange_->setVisible(range.has_value());
+  if (!range || !session_->hasTrace()) return;
+  QString text = tr("Range %1 from %2").arg(durationText(range->duration()),
+                                            durationText(range->start - session_->layout().contentStart()));
+  for (const auto& [device, busy] : analysis::busyIn(session_->analysis().busy(), *range)) {
+    const double pct = 100.0 * static_cast<double>(busy) / static_cast<double>(range->duration());
+    text += tr(" · GPU %1 busy %2 (%3)").arg(device).arg(utf8(format::formatPercent(pct, format::PercentStyle::AppTable)),
+                                            durationText(busy));
+  }
+  rangeInfo_->setText(text);
 }
 
 void MainWindow::updateSearchCount() {

@@ -31,6 +31,7 @@ class GapsPanel;
 class IssuesPanel;
 class KernelsPanel;
 class OpsPanel;
+class StepsPanel;
 class TimelineView;
 class TimelineWidget;
 class TraceLoader;
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
   KernelsPanel* kernels() const { return kernels_; }
   GapsPanel* gaps() const { return gaps_; }
   ChartsPanel* charts() const { return charts_; }
+  StepsPanel* steps() const { return steps_; }
   IssuesPanel* issues() const { return issues_; }
   QString lastError() const { return lastError_; }
   // Builds and writes a hotspot report of the open trace on a worker thread;
@@ -97,6 +99,7 @@ class MainWindow : public QMainWindow {
   QWidget* buildWelcome();
   QWidget* buildReadBanner();
   void showReadBanner(const LoadedTrace& t);
+  void showRange();
   QDockWidget* addDock(QWidget* content, const QString& title, const QString& name, Qt::DockWidgetArea area);
   void restoreSettings();
   void saveSettings();
@@ -135,6 +138,7 @@ class MainWindow : public QMainWindow {
   KernelsPanel* kernels_;
   GapsPanel* gaps_;
   ChartsPanel* charts_;
+  StepsPanel* steps_;
   IssuesPanel* issues_;
   QList<QDockWidget*> docks_;
   QByteArray defaultState_;
@@ -154,6 +158,8 @@ class MainWindow : public QMainWindow {
   QLineEdit* searchEdit_;
   QLabel* searchCount_;
   QLabel* info_;
+  QLabel* rangeInfo_ = nullptr;
+  QToolButton* clearRange_ = nullptr;
   QProgressBar* progress_;
   QPushButton* cancel_;
   QToolButton* issuesBadge_;

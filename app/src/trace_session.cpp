@@ -18,10 +18,21 @@ void TraceSession::setTrace(LoadedTrace loaded) {
   searchPos_ = -1;
   overlay_ = hasTrace() ? timeline::GapOverlay(trace(), layout(), gaps(), minGapNs_)
                         : timeline::GapOverlay();
+  range_.reset();
   emit traceChanged();
   emit selectionChanged();
   emit highlightsChanged();
   emit gapOverlayChanged();
+}
+
+void TraceSession::setRange(std::optional<TimeRange> range) {
+  if (range && range->end < range->start) std::swap(range->start, range->end);
+  if (range && range->duration() <= 0) range.reset();  // a click is not a range
+  const bool same = range.has_value() == range_.has_value() &&
+                    (!range || (range->start == range_->start && range->end == range_->end));
+  if (same) return;
+  range_ = range;
+  emit rangeChanged();
 }
 
 void TraceSession::selectSlice(std::uint32_t slice) {

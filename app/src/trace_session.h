@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gapscope/timeline/gap_overlay.h"
@@ -71,6 +72,12 @@ class TraceSession : public QObject {
   void setMinGapNs(TimeNs ns);
   const timeline::GapOverlay& gapOverlay() const { return overlay_; }
 
+  // The time range the user selected (a drag on the time axis, shift-drag
+  // on the lanes, a step picked): the kernel, operator and gap tables and
+  // the range summary then cover it only. Cleared with the trace.
+  void setRange(std::optional<TimeRange> range);
+  std::optional<TimeRange> range() const { return range_; }
+
   // Asks the timeline to show [start, end) (and the row of `slice`, if
   // any): keeping the zoom when it is already readable there, or (`fit`)
   // zooming to exactly that range.
@@ -82,6 +89,7 @@ class TraceSession : public QObject {
   void selectionChanged();
   void highlightsChanged();
   void gapOverlayChanged();
+  void rangeChanged();
   void revealRequested(qint64 start, qint64 end, quint32 slice, bool fit);
 
  private:
@@ -97,6 +105,7 @@ class TraceSession : public QObject {
   bool gapsShown_ = true;
   TimeNs minGapNs_ = analysis::GapOptions{}.minGapNs;
   timeline::GapOverlay overlay_;
+  std::optional<TimeRange> range_;
 };
 
 }  // namespace gapscope::app

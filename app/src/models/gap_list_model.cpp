@@ -15,6 +15,7 @@ GapListModel::GapListModel(TraceSession* session, QObject* parent)
     rebuild();
   });
   connect(session_, &TraceSession::gapOverlayChanged, this, &GapListModel::rebuild);
+  connect(session_, &TraceSession::rangeChanged, this, &GapListModel::rebuild);
   rebuild();
 }
 
@@ -34,7 +35,7 @@ void GapListModel::rebuild() {
   rowOfGap_.clear();
   whyCache_.clear();
   if (session_->hasTrace()) {
-    const analysis::GapListOptions options{streams_, session_->minGapNs(), range_};
+    const analysis::GapListOptions options{streams_, session_->minGapNs(), range_, session_->range()};
     rows_ = analysis::rankGaps(session_->gaps(), session_->analysis().busy(), options);
     rowOfGap_.assign(session_->gaps().gaps.size(), -1);
     for (std::size_t r = 0; r < rows_.size(); ++r) rowOfGap_[rows_[r].gap] = static_cast<int>(r);

@@ -1,7 +1,8 @@
 // The gap list (analysis::rankGaps: device gaps by their idle time, stream
 // gaps on demand, ranked by the device idle inside them) at least the
-// session's minimum long and, when set, inside a duration range picked in
-// the histogram, as a Qt model over analysis::GapAnalysis::gaps.
+// session's minimum long, overlapping the session's selected time range
+// when there is one and, when set, inside a duration range picked in the
+// histogram, as a Qt model over analysis::GapAnalysis::gaps.
 #pragma once
 
 #include <QAbstractTableModel>

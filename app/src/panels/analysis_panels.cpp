@@ -111,11 +111,38 @@ KernelsPanel::KernelsPanel(TraceSession* session, QWidget* parent)
   table_ = new TablePanel(model_, QStringLiteral("kernelTable"), KernelTableModel::Name, this);
   bareLayout(this)->addWidget(table_);
   connect(session_, &TraceSession::traceChanged, this, [this] {
+    watcher_.waitForFinished();
     model_->setTable(session_->hasTrace() ? session_->loaded().kernels() : nullptr);
     sizeColumns(table_->view(), KernelTableModel::Name, 420);
   });
+  connect(session_, &TraceSession::rangeChanged, this, &KernelsPanel::onRangeChanged);
+  connect(&watcher_, &QFutureWatcher<std::shared_ptr<const analysis::KernelTable>>::finished, this,
+          [this] { model_->setTable(watcher_.result()); });
   connect(table_, &TablePanel::rowActivated, this, &KernelsPanel::onActivated);
   model_->setTable(session_->hasTrace() ? session_->loaded().kernels() : nullptr);
+}
+
+KernelsPanel::~KernelsPanel() { watcher_.waitForFinished(); }
+
+// The kernels that started inside the selected range, worked out off the
+// GUI thread (the whole trace's table is the held one).
+void KernelsPanel::onRangeChanged() {
+  if (!session_->hasTrace()) return;
+  const auto range = session_->range();
+  if (!range) {
+    watcher_.waitForFinished();
+    model_->setTable(session_->loaded().kernels());
+    return;
+  }
+  watcher_.waitForFinished();
+  const std::shared_ptr<const Trace> trace = session_->loaded().trace;
+  watcher_.setFuture(QtConcurrent::run(
+      [trace, r = *range] { return std::make_shared<const analysis::KernelTable>(analysis::buildKernelTable(*trace, r)); }));
+}
+
+void KernelsPanel::waitForTable() {
+  watcher_.waitForFinished();
+  QCoreApplication::processEvents();
 }
 
 void KernelsPanel::onActivated(int row) {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "gapscope/analysis/kernel_table.h"
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/model/types.h"
 
@@ -55,15 +56,20 @@ class KernelsPanel : public QWidget {
 
  public:
   explicit KernelsPanel(TraceSession* session, QWidget* parent = nullptr);
+  ~KernelsPanel() override;  // waits for a table being built
   KernelTableModel* model() const { return model_; }
   TablePanel* table() const { return table_; }
+  // Blocks until a table being built for a range is in (tests).
+  void waitForTable();
 
  private:
   void onActivated(int row);
+  void onRangeChanged();
 
   TraceSession* session_;
   KernelTableModel* model_;
   TablePanel* table_;
+  QFutureWatcher<std::shared_ptr<const analysis::KernelTable>> watcher_;
 };
 
 class GapsPanel : public QWidget {

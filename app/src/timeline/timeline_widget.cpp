@@ -38,6 +38,12 @@ TimelineWidget::TimelineWidget(TraceSession* session, QWidget* parent)
   connect(session_, &TraceSession::highlightsChanged, this, qOverload<>(&QWidget::update));
   connect(session_, &TraceSession::gapOverlayChanged, this, &TimelineWidget::invalidate);
   connect(session_, &TraceSession::revealRequested, this, &TimelineWidget::onReveal);
+  connect(session_, &TraceSession::rangeChanged, this, [this] {
+    const auto r = session_->range();
+    measure_ = r ? std::optional(std::make_pair(r->start, r->end)) : std::nullopt;
+    update();
+    emit measureChanged();
+  });
   onTraceChanged();
 }
 
@@ -294,7 +300,10 @@ std::uint32_t TimelineWidget::groupHeaderAt(const QPointF& pos) const {
   return hit.header && hit.group != timeline::kPinnedGroup ? hit.group : kNoIndex;
 }
 
-std::optional<std::pair<TimeNs, TimeNs>> TimelineWidget::measuredRange() const { return measure_; }
+std::optional<std::pair<TimeNs, TimeNs>> TimelineWidget::measuredRange() const {
+  const auto r = session_->range();
+  return r ? std::optional(std::make_pair(r->start, r->end)) : std::nullopt;
+}
 
 void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice, bool fit) {
   if (!session_->hasTrace()) return;
@@ -387,6 +396,8 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
   setFocus(Qt::MouseFocusReason);
   pressPos_ = lastPos_ = event->position();
   pressOnAxis_ = pressPos_.y() < chrome_.axisHeight && pressPos_.x() >= chrome_.namesWidth;
+  // A drag on the axis, or a shift-drag anywhere on the lanes, selects a range.
+  pressSelects_ = pressOnAxis_ || ((event->modifiers() & Qt::ShiftModifier) && pressPos_.x() >= chrome_.namesWidth);
   drag_ = Drag::Pending;
   event->accept();
 }
@@ -394,7 +405,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
   const QPointF pos = event->position();
   if (drag_ == Drag::Pending && (pos - pressPos_).manhattanLength() >= kDragThreshold) {
-    drag_ = pressOnAxis_ ? Drag::Measure : Drag::Pan;
+    drag_ = pressSelects_ ? Drag::Measure : Drag::Pan;
     if (drag_ == Drag::Pan) setCursor(Qt::ClosedHandCursor);
   }
   if (drag_ == Drag::Pan) {
@@ -423,17 +434,15 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
   drag_ = Drag::None;
   unsetCursor();
   if (was == Drag::Pending) clickAt(event->position());
+  // The selected range reaches the tables once the drag ends.
+  if (was == Drag::Measure && measure_) session_->setRange(TimeRange{measure_->first, measure_->second});
   event->accept();
 }
 
 void TimelineWidget::clickAt(const QPointF& pos) {
   if (!session_->hasTrace()) return;
   if (pressOnAxis_) {
-    if (measure_) {
-      measure_.reset();
-      update();
-      emit measureChanged();
-    }
+    session_->setRange(std::nullopt);  // a click on the axis clears the range
     return;
   }
   const std::uint32_t group = groupHeaderAt(pos);
@@ -524,10 +533,7 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_0: fitAll(); break;
     case Qt::Key_Escape:
       session_->clearSelection();
-      if (measure_) {
-        measure_.reset();
-        emit measureChanged();
-      }
+      session_->setRange(std::nullopt);
       update();
       break;
     default: return QWidget::keyPressEvent(event);

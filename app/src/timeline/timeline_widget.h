@@ -151,6 +151,7 @@ class TimelineWidget : public QWidget {
   QPointF pressPos_;
   QPointF lastPos_;
   bool pressOnAxis_ = false;
+  bool pressSelects_ = false;  // the press began a range selection
   std::optional<std::pair<TimeNs, TimeNs>> measure_;
   std::optional<std::pair<TimeNs, TimeNs>> panLimits_;
   std::uint32_t hoverSlice_ = kNoIndex;

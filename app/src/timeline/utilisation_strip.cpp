@@ -1,5 +1,6 @@
 #include "timeline/utilisation_strip.h"
 
+#include <QMouseEvent>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -15,6 +16,8 @@ namespace {
 // One bin per this many pixels: fine enough to see launch gaps, coarse
 // enough that a bin holds several kernels when zoomed out.
 constexpr int kPixelsPerBin = 3;
+// More steps than this in view and their marks would be a grey wash.
+constexpr std::size_t kMaxMarkedSteps = 60;
 
 const QColor kDeviceColours[] = {QColor(0x1E, 0x88, 0xE5), QColor(0x43, 0xA0, 0x47), QColor(0x8E, 0x24, 0xAA),
                                  QColor(0xF4, 0x51, 0x1E)};
@@ -40,6 +43,8 @@ UtilisationStrip::UtilisationStrip(TraceSession* session, TimelineWidget* timeli
   plot_->axisRect()->setMargins(QMargins(static_cast<int>(timeline_->chrome().namesWidth), 2, 0, 2));
   connect(session_, &TraceSession::traceChanged, this, &UtilisationStrip::onTraceChanged);
   connect(timeline_, &TimelineWidget::scaleChanged, this, &UtilisationStrip::replot);
+  plot_->installEventFilter(this);
+  plot_->setToolTip(tr("GPU busy over the time in view; click a step to zoom to it and select its range"));
   onTraceChanged();
 }
 
@@ -108,7 +113,55 @@ void UtilisationStrip::replot() {
     y[bins_] = bins_ > 0 ? y[bins_ - 1] : 0;
     plot_->graph(static_cast<int>(d))->setData(x, y, true);
   }
+  markSteps();
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void UtilisationStrip::markSteps() {
+  plot_->clearItems();
+  marked_.clear();
+  if (!session_->hasTrace()) return;
+  const auto& steps = session_->gaps().steps;
+  const auto& s = timeline_->scale();
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].cpuEnd > s.start() && steps[i].cpuStart < s.end()) marked_.push_back(i);
+  if (marked_.size() > kMaxMarkedSteps) {
+    marked_.clear();
+    return;
+  }
+  const QColor ink = palette().color(QPalette::WindowText);
+  for (std::size_t i : marked_) {
+    const double x = s.toPixel(steps[i].cpuStart);
+    auto* line = new QCPItemStraightLine(plot_);
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+    line->setPen(QPen(ink, 1, Qt::DashLine));
+    auto* label = new QCPItemText(plot_);
+    label->position->setCoords(x + 3, 1.02);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setText(tr("step %1").arg(steps[i].number));
+    label->setColor(ink);
+  }
+}
+
+void UtilisationStrip::pickStepAt(double x) {
+  if (!session_->hasTrace()) return;
+  const TimeNs t = timeline_->scale().toTime(x - timeline_->chrome().namesWidth);
+  for (const analysis::StepStats& step : session_->gaps().steps) {
+    if (t < step.cpuStart || t >= step.cpuEnd) continue;
+    TimeRange range{step.cpuStart, step.cpuEnd};
+    for (const auto& d : step.devices) range.end = std::max(range.end, d.activeEnd);
+    session_->setRange(range);
+    session_->reveal(range.start, range.end, kNoIndex, /*fit=*/true);
+    return;
+  }
+}
+
+bool UtilisationStrip::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::MouseButtonRelease) {
+    pickStepAt(static_cast<QMouseEvent*>(event)->position().x());
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace gapscope::app

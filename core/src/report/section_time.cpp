@@ -59,30 +59,37 @@ Table utilizationTable(const ReportInputs& in) {
   return t;
 }
 
-Table stepsTable(const ReportInputs& in) {
+Table stepTable(const Trace& trace, const analysis::GapAnalysis& gaps, std::size_t maxRows) {
   std::vector<Column> cols{{"step", "Step", ColumnKind::Text},
+                           {"number", "#", ColumnKind::Integer},
                            {"device", "Device", ColumnKind::Integer},
-                           {"cpu_us", "CPU time", ColumnKind::Duration},
+                           {"cpu_us", "Step time (CPU)", ColumnKind::Duration},
                            {"active_us", "GPU window", ColumnKind::Duration},
                            {"busy_us", "Busy", ColumnKind::Duration},
                            {"utilization_pct", "Utilisation", ColumnKind::Percent}};
   for (Column& c : idleColumns()) cols.push_back(std::move(c));
+  cols.push_back({"kernels", "Kernels", ColumnKind::Integer});
+  cols.push_back({"launches", "Launches", ColumnKind::Integer});
   Table t = makeTable("steps", "Per step", std::move(cols));
   t.note =
-      "One row per ProfilerStep#N and device: the GPU window runs from the first start to the "
-      "last end of the GPU work launched inside the step.";
-  for (const auto& step : in.gaps.steps) {
+      "One row per step and device: the GPU window runs from the first start to the last end of the GPU "
+      "work launched inside the step; kernels and launches are the step's over all devices.";
+  for (const auto& step : gaps.steps) {
     for (const auto& d : step.devices) {
-      std::vector<Cell> row{textCell(in.trace.str(step.name)), intCell(d.device),
-                            durationCell(step.cpuEnd - step.cpuStart), durationCell(d.activeNs()),
-                            durationCell(d.busyNs), realCell(d.utilization() * 100.0)};
+      std::vector<Cell> row{textCell(trace.str(step.name)), intCell(step.number), intCell(d.device),
+                            durationCell(step.cpuNs()), durationCell(d.activeNs()), durationCell(d.busyNs),
+                            realCell(d.utilization() * 100.0)};
       appendIdleCells(row, d);
+      row.push_back(intCell(static_cast<std::int64_t>(step.kernels)));
+      row.push_back(intCell(static_cast<std::int64_t>(step.launches)));
       t.rows.push_back(std::move(row));
     }
   }
-  limitRows(t, in.options.maxStepRows);
+  limitRows(t, maxRows);
   return t;
 }
+
+Table stepsTable(const ReportInputs& in) { return stepTable(in.trace, in.gaps, in.options.maxStepRows); }
 
 std::vector<StepMark> stepMarks(const ReportInputs& in) {
   std::vector<StepMark> marks;

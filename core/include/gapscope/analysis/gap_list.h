@@ -31,6 +31,8 @@ struct GapListOptions {
   TimeNs minGapNs = 0;   // shorter gaps are left out
   // Only gaps with first <= dur < second (a histogram bin); nullopt: all.
   std::optional<std::pair<TimeNs, TimeNs>> durationRange;
+  // Only gaps overlapping this time range (a range the user selected).
+  std::optional<TimeRange> timeRange;
 };
 
 // Largest device idle first (a device gap before a stream gap holding as

@@ -70,6 +70,10 @@ struct GpuBusy {
 // O(n log n) where a device has several.
 GpuBusy computeGpuBusy(const Trace& trace);
 
+// Each device's busy time inside `range`, in device order (a device with
+// no activity there reports 0).
+std::vector<std::pair<std::int32_t, TimeNs>> busyIn(const GpuBusy& busy, TimeRange range);
+
 // Busy share (0..1) of each of `bins` equal bins of [start, end), for
 // utilisation charts.
 std::vector<double> utilisationBins(const BusyIntervals& busy, TimeNs start, TimeNs end, int bins);

@@ -46,7 +46,8 @@ struct KernelTable {
   TimeNs kernelTotal = 0;       // kernels only
 };
 
-KernelTable buildKernelTable(const Trace& trace);
+// With a range: only the activities that start inside it.
+KernelTable buildKernelTable(const Trace& trace, std::optional<TimeRange> range = std::nullopt);
 
 enum class KernelSortKey : std::uint8_t { Name, Calls, Total, Avg, Min, Max, StdDev };
 

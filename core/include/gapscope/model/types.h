@@ -14,6 +14,15 @@ using StringId = std::uint32_t;
 // StringId 0 is always the empty string.
 inline constexpr StringId kEmptyString = 0;
 inline constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::max();
+// A half-open time range [start, end): a range the user selected, a step.
+struct TimeRange {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  TimeNs duration() const { return end - start; }
+  bool contains(TimeNs t) const { return t >= start && t < end; }
+  bool overlaps(TimeNs s, TimeNs e) const { return s < end && e > start; }
+};
+
 // Correlation ids are positive in Kineto and CUPTI; 0 means "none".
 inline constexpr std::int64_t kNoCorrelation = 0;
 

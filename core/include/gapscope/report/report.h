@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -253,6 +254,12 @@ struct ReportOptions {
 // The gap analysis must keep its launches (GapOptions::keepLaunches, the
 // default): the launch histograms and the short-kernel rule read them.
 Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions& options = {});
+
+// The per-step table (the report's "steps", the app's Steps dock): one row
+// per step and device with its step time, GPU window, busy, utilisation,
+// idle by cause, kernels and launches; the first `maxRows` rows.
+Table stepTable(const Trace& trace, const analysis::GapAnalysis& gaps,
+                std::size_t maxRows = std::numeric_limits<std::size_t>::max());
 
 // A cell as a person reads it (html, md and the CLI's text tables): durations
 // with a unit, percentages with one decimal, unknown as "-", abbreviated

@@ -156,6 +156,12 @@ GpuBusy computeGpuBusy(const Trace& trace) {
   return out;
 }
 
+std::vector<std::pair<std::int32_t, TimeNs>> busyIn(const GpuBusy& busy, TimeRange range) {
+  std::vector<std::pair<std::int32_t, TimeNs>> out;
+  for (const DeviceBusy& d : busy.devices) out.emplace_back(d.device, d.intervals.busyIn(range.start, range.end));
+  return out;
+}
+
 std::vector<double> utilisationBins(const BusyIntervals& busy, TimeNs start, TimeNs end, int bins) {
   std::vector<double> out(static_cast<std::size_t>(std::max(bins, 0)), 0.0);
   if (bins <= 0 || end <= start) return out;

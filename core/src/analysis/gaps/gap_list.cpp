@@ -30,6 +30,7 @@ class DeviceGapIndex {
 
 bool wanted(const Gap& g, const GapListOptions& o) {
   if (g.dur < o.minGapNs) return false;
+  if (o.timeRange && !o.timeRange->overlaps(g.start, g.end())) return false;
   return !o.durationRange || (g.dur >= o.durationRange->first && g.dur < o.durationRange->second);
 }
 

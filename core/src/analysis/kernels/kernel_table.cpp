@@ -66,12 +66,12 @@ struct KeyHash {
 
 }  // namespace
 
-KernelTable buildKernelTable(const Trace& trace) {
+KernelTable buildKernelTable(const Trace& trace, std::optional<TimeRange> range) {
   KernelTable table;
   std::unordered_map<Key, std::size_t, KeyHash> index;
   std::vector<RowStats> stats;
   for (const Slice& s : trace.slices) {
-    if (!isGpuActivity(s.kind)) continue;
+    if (!isGpuActivity(s.kind) || (range && !range->contains(s.start))) continue;
     auto [it, inserted] = index.try_emplace(Key{s.name, s.kind}, table.rows.size());
     if (inserted) {
       KernelRow row;

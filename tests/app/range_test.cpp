@@ -1,0 +1,128 @@
+// Range selection and the per-step view: a drag on the time axis selects a
+// range and the kernel and gap tables and the range summary then cover it
+// only; a step picked in the Steps dock (or on the utilisation strip)
+// zooms to it and selects its range.
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "app_test_support.h"
+#include "gapscope/analysis/gpu_busy.h"
+#include "gapscope/analysis/kernel_table.h"
+#include "main_window.h"
+#include "models/gap_list_model.h"
+#include "models/kernel_table_model.h"
+#include "models/report_table_model.h"
+#include "models/table_format.h"
+#include "panels/analysis_panels.h"
+#include "panels/steps_panel.h"
+#include "timeline/timeline_view.h"
+#include "timeline/timeline_widget.h"
+#include "timeline/utilisation_strip.h"
+#include "trace_session.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::ensureApp;
+using gapscope::app::testing::testData;
+using gapscope::app::testing::waitUntil;
+
+namespace {
+
+class RangeWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ensureApp();
+    w_ = std::make_unique<MainWindow>();
+    w_->resize(1400, 900);
+    w_->show();
+    QSignalSpy loaded(w_.get(), &MainWindow::traceLoaded);
+    ASSERT_TRUE(w_->openTrace(testData("h200/split_stack_eager.json")));
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() > 0; }));
+  }
+  TraceSession& s() { return *w_->session(); }
+
+  std::uint64_t kernelCalls() {
+    w_->kernels()->waitForTable();
+    std::uint64_t calls = 0;
+    for (int r = 0; r < w_->kernels()->model()->rowCount(); ++r)
+      calls += static_cast<std::uint64_t>(w_->kernels()->model()->kernelRow(r)->calls);
+    return calls;
+  }
+
+  std::unique_ptr<MainWindow> w_;
+};
+
+}  // namespace
+
+TEST_F(RangeWindow, ADragOnTheAxisSelectsARangeTheTablesFollow) {
+  TimelineWidget* t = w_->timeline();
+  const double y = t->chrome().axisHeight / 2;
+  const double x0 = t->chrome().namesWidth + (t->width() - t->chrome().namesWidth) * 0.3;
+  const double x1 = t->chrome().namesWidth + (t->width() - t->chrome().namesWidth) * 0.6;
+  QTest::mousePress(t, Qt::LeftButton, {}, QPoint(static_cast<int>(x0), static_cast<int>(y)));
+  QTest::mouseMove(t, QPoint(static_cast<int>((x0 + x1) / 2), static_cast<int>(y)));
+  QTest::mouseMove(t, QPoint(static_cast<int>(x1), static_cast<int>(y)));
+  QTest::mouseRelease(t, Qt::LeftButton, {}, QPoint(static_cast<int>(x1), static_cast<int>(y)));
+  const auto range = s().range();
+  ASSERT_TRUE(range.has_value());
+  EXPECT_GT(range->duration(), 0);
+
+  // Kernels: those that started inside the range, counted here from the trace.
+  std::uint64_t inRange = 0;
+  for (const Slice& sl : s().trace().slices) inRange += sl.kind == SliceKind::Kernel && range->contains(sl.start);
+  EXPECT_EQ(kernelCalls(), inRange);
+  EXPECT_LT(inRange, s().analysis().summary().kernels);
+  // Gaps: only those overlapping the range.
+  GapListModel* gaps = w_->gaps()->model();
+  ASSERT_GT(gaps->rowCount(), 0);
+  for (int r = 0; r < gaps->rowCount(); ++r) {
+    const auto& g = s().gaps().gaps[gaps->gapIndex(r)];
+    EXPECT_TRUE(range->overlaps(g.start, g.end()));
+  }
+  // The summary: the range's length and each GPU's busy time in it.
+  auto* info = w_->findChild<QLabel*>(QStringLiteral("rangeInfo"));
+  ASSERT_TRUE(info->isVisible());
+  const TimeNs busy = analysis::busyIn(s().analysis().busy(), *range).front().second;
+  EXPECT_TRUE(info->text().contains(durationText(range->duration()))) << info->text().toStdString();
+  EXPECT_TRUE(info->text().contains(durationText(busy))) << info->text().toStdString();
+
+  // Esc: the whole trace again.
+  QTest::keyClick(t, Qt::Key_Escape);
+  EXPECT_FALSE(s().range().has_value());
+  EXPECT_EQ(kernelCalls(), s().analysis().summary().kernels);
+  EXPECT_FALSE(info->isVisible());
+}
+
+TEST_F(RangeWindow, PickingAStepZoomsToItAndSelectsItsRange) {
+  StepsPanel* steps = w_->steps();
+  const auto& stepStats = s().gaps().steps;
+  ASSERT_EQ(steps->model()->rowCount(), static_cast<int>(stepStats.size()));  // one device
+  steps->pickStep(1);
+  const auto& step = stepStats[1];
+  const auto range = s().range();
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->start, step.cpuStart);
+  EXPECT_GE(range->end, step.cpuEnd);
+  // The view shows the step, and not much else.
+  const auto& scale = w_->timeline()->scale();
+  EXPECT_LE(scale.start(), step.cpuStart);
+  EXPECT_GE(scale.end(), range->end);
+  EXPECT_LT(scale.duration(), 1.3 * static_cast<double>(range->duration()));
+  // Its kernels are the ones the step launched (each step synchronises).
+  EXPECT_EQ(kernelCalls(), step.kernels);
+}
+
+TEST_F(RangeWindow, TheUtilisationStripMarksTheStepsAndAClickPicksOne) {
+  w_->timeline()->fitAll();
+  UtilisationStrip* strip = w_->findChild<UtilisationStrip*>();
+  waitUntil([&] { return !strip->markedSteps().empty(); }, 2000);
+  ASSERT_EQ(strip->markedSteps().size(), s().gaps().steps.size());
+  const auto& step = s().gaps().steps[2];
+  const double x = w_->timeline()->chrome().namesWidth + w_->timeline()->scale().toPixel(step.cpuStart) + 3;
+  strip->pickStepAt(x);
+  ASSERT_TRUE(s().range().has_value());
+  EXPECT_EQ(s().range()->start, step.cpuStart);
+}
