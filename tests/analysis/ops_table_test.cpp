@@ -134,18 +134,76 @@ TEST(OpsTable, KernelsGoToTheInnermostOpAroundTheLaunch) {
   EXPECT_EQ(t.selfDeviceTotal, 40);
 }
 
-TEST(OpsTable, PythonFunctionsAreCpuEventsButTakeNoKernels) {
-  // PyTorch links GPU work through the external correlation id that ops and
-  // record_function push; the python tracer pushes none.
+TEST(OpsTable, PythonFramesAreNotOperators) {
+  // with_stack=True adds python_function frames around and between ops;
+  // PyTorch's table leaves them out, so an op's child is the next op down.
   TraceMaker m;
   m.cpu("step", "user_annotation", 0, 1000).cpu("model.py(10): forward", "python_function", 10, 500);
-  m.launch(30, 20, 5);
-  m.kernel("triton_kernel", 200, 40, 5);
+  m.cpu("aten::relu", "cpu_op", 20, 200).cpu("torch/nn/functional.py(5): relu", "python_function", 30, 100);
+  m.cpu("aten::clamp_min", "cpu_op", 40, 50);
   OpTable t = buildOpTable(m.finish());
-  EXPECT_EQ(row(t, "step").selfDevice, 40);
-  EXPECT_EQ(row(t, "model.py(10): forward").deviceTotal, 0);
-  EXPECT_EQ(row(t, "model.py(10): forward").cpuTotal, 500);
-  EXPECT_EQ(row(t, "step").selfCpu, 500);
+  EXPECT_EQ(findRow(t, "model.py(10): forward", OpDevice::Cpu), nullptr);
+  EXPECT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(row(t, "step").selfCpu, 800);
+  EXPECT_EQ(row(t, "aten::relu").selfCpu, 150);
+  EXPECT_EQ(t.selfCpuTotal, 1000);
+}
+
+TEST(OpsTable, KernelsGoToCpuOpsOnlyNotToAnnotations) {
+  // Kineto's "External id" on GPU work names the innermost cpu_op at the
+  // launch; a record_function range sets none. A graph replayed straight
+  // under annotations (torch.cuda.CUDAGraph.replay) is attributed to nothing.
+  TraceMaker m;
+  m.cpu("ProfilerStep#2", "user_annotation", 0, 1000).cpu("replay", "user_annotation", 10, 500);
+  m.cpu("cudaGraphLaunch", "cuda_runtime", 20, 40, 9);
+  m.kernel("graph_kernel_a", 100, 30, 9).kernel("graph_kernel_b", 140, 20, 9);
+  m.cpu("aten::copy_", "cpu_op", 600, 100).cpu("cudaMemcpyAsync", "cuda_runtime", 610, 20, 10);
+  m.gpu("Memcpy DtoD (Device -> Device)", "gpu_memcpy", 700, 5, 10);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "replay").deviceTotal, 0);
+  EXPECT_EQ(row(t, "ProfilerStep*").selfDevice, 0);
+  EXPECT_EQ(row(t, "ProfilerStep*").deviceTotal, 5);  // the copy's, through aten::copy_
+  EXPECT_EQ(row(t, "graph_kernel_a", OpDevice::Gpu).selfDevice, 30);
+  EXPECT_EQ(t.selfDeviceTotal, 55);
+}
+
+TEST(OpsTable, SameNameOnlyChildFoldsIntoItsParent) {
+  // aten::mul > aten::mul > aten::mul: PyTorch keeps the outermost call; its
+  // children become those of the innermost, and so do its kernels.
+  TraceMaker m;
+  m.cpu("aten::mul", "cpu_op", 0, 100).cpu("aten::mul", "cpu_op", 10, 80).cpu("aten::mul", "cpu_op", 20, 60);
+  m.launch(30, 10, 4).cpu("aten::empty", "cpu_op", 50, 5);
+  m.kernel("mul_kernel", 200, 7, 4);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::mul").calls, 1);
+  EXPECT_EQ(row(t, "aten::mul").cpuTotal, 100);
+  EXPECT_EQ(row(t, "aten::mul").selfCpu, 85);  // minus the launch (10) and aten::empty (5)
+  EXPECT_EQ(row(t, "aten::mul").selfDevice, 7);
+  EXPECT_EQ(row(t, "aten::mul").deviceTotal, 7);
+  EXPECT_EQ(t.selfCpuTotal, 100);
+}
+
+TEST(OpsTable, SameNameChildWithSiblingsIsKept) {
+  // aten::mean calling aten::div: different names, both stay. A same-name
+  // child that has a sibling is a call of its own and stays too.
+  TraceMaker m;
+  m.cpu("aten::mean", "cpu_op", 0, 100).cpu("aten::div", "cpu_op", 10, 30);
+  m.cpu("aten::mul", "cpu_op", 200, 100).cpu("aten::mul", "cpu_op", 210, 30).cpu("aten::add", "cpu_op", 250, 10);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "aten::mean").calls, 1);
+  EXPECT_EQ(row(t, "aten::div").calls, 1);
+  EXPECT_EQ(row(t, "aten::mul").calls, 2);
+  EXPECT_EQ(row(t, "aten::mul").selfCpu, 60 + 30);
+}
+
+TEST(OpsTable, PartlyOverlappingSiblingsNeverGiveNegativeSelfCpu) {
+  // b starts inside a and ends after it: both are children of p. PyTorch
+  // would subtract 60 + 60 from p's 100; the time they share counts once.
+  TraceMaker m;
+  m.cpu("p", "cpu_op", 0, 100).cpu("a", "cpu_op", 0, 60).cpu("b", "cpu_op", 30, 60);
+  OpTable t = buildOpTable(m.finish());
+  EXPECT_EQ(row(t, "p").selfCpu, 10);
+  for (const OpRow& r : t.rows) EXPECT_GE(r.selfCpu, 0) << r.name;
 }
 
 TEST(OpsTable, KernelWithoutLaunchStaysUnattributed) {

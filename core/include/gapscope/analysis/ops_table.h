@@ -2,13 +2,15 @@
 // computed from a loaded trace.
 //
 // One row per (name, device type): CPU events (cpu_op, user_annotation,
-// python_function, cuda_runtime, cuda_driver, ...) and GPU events (kernel,
+// cuda_runtime, cuda_driver, ...) and GPU events (kernel,
 // memcpy, memset, gpu_user_annotation) with the same name stay apart.
-// ProfilerStep#N rows fold into "ProfilerStep*". Nesting follows PyTorch: per
-// thread, an event is a child of the innermost event that contains it fully.
-// GPU work is attributed through its launch correlation to the innermost CPU
-// op enclosing the launch call, and counts as that op's self device time and
-// as device time of every ancestor. docs/operator-table.md has the details.
+// ProfilerStep#N rows fold into "ProfilerStep*". Python frames are not
+// operators. Nesting follows PyTorch: per thread, an event is a child of the
+// innermost event that contains it fully, and a call that is the only child
+// of a call of the same name folds into it. GPU work is attributed through
+// its launch correlation to the innermost cpu_op enclosing the launch call,
+// and counts as that op's self device time and as device time of every
+// ancestor. docs/operator-table.md has the details.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +55,12 @@ struct OpRow {
 
 struct OpTableOptions {
   bool groupByShapes = false;  // key rows by (name, device, input shapes)
+  // When set, only events that start inside the range make rows (and the
+  // totals below). Nesting and attribution still see the whole trace, so an
+  // op that starts inside keeps all its times (children and GPU work that
+  // run past the end included), and one that starts before is left out
+  // while its children inside are counted.
+  std::optional<TimeRange> range;
 };
 
 struct OpTable {

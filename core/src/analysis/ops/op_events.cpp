@@ -62,15 +62,15 @@ struct SpecialStrings {
 };
 
 OpEventClass classify(const SpecialStrings& special, const Slice& s, const Track& track) {
-  if (track.kind == TrackKind::Async) return OpEventClass::Skip;
+  // Python frames (with_stack=True) are a call stack, not operators: PyTorch
+  // removes them from its event list before building the tree.
+  if (track.kind == TrackKind::Async || s.kind == SliceKind::PythonFunction) return OpEventClass::Skip;
   if (special.isKinetoTraceSpan(s, track) || special.isFilteredName(s.name)) return OpEventClass::Skip;
   if (isGpuKind(s.kind) || track.kind == TrackKind::GpuStream || special.isDeviceCategory(s.category)) {
     return OpEventClass::Gpu;
   }
   return OpEventClass::Cpu;
 }
-
-bool isAttributionTarget(SliceKind k) { return k == SliceKind::CpuOp || k == SliceKind::UserAnnotation; }
 
 }  // namespace
 
@@ -199,11 +199,13 @@ std::uint32_t launchingOp(const Trace& trace, const CpuForest& forest, const Sli
   if (gpuEvent.correlation == kNoCorrelation) return kNoIndex;
   std::uint32_t launch = trace.launchForCorrelation(gpuEvent.correlation);
   if (launch == kNoIndex || launch >= forest.parent.size()) return kNoIndex;
-  // PyTorch links GPU work to the op whose external correlation id was
-  // pushed when the launch happened: the innermost cpu_op or record_function
-  // (user_annotation) around it; runtime calls and python functions push none.
+  // PyTorch links GPU work to the op whose "External id" Kineto wrote on it:
+  // the innermost cpu_op running when the launch happened. record_function
+  // ranges (user_annotation, ProfilerStep#N), runtime calls and python
+  // frames set none, so a launch outside every cpu_op (a cudaGraphLaunch
+  // straight under an annotation) leaves its GPU work unattributed.
   for (std::uint32_t op = forest.parent[launch]; op != kNoIndex; op = forest.parent[op]) {
-    if (isAttributionTarget(trace.slices[op].kind)) return op;
+    if (trace.slices[op].kind == SliceKind::CpuOp) return op;
   }
   return kNoIndex;
 }

@@ -10,8 +10,8 @@
 namespace gapscope::analysis::ops {
 
 enum class OpEventClass : std::uint8_t {
-  Skip,  // not an operator-table event (async slices, Kineto's trace span, filtered names)
-  Cpu,   // a CPU event: ops, annotations, python functions, runtime/driver calls, overhead
+  Skip,  // not an operator-table event (async slices, python frames, Kineto's trace span, filtered names)
+  Cpu,   // a CPU event: ops, annotations, runtime/driver calls, overhead
   Gpu,   // a GPU event: kernels, memcpy, memset, GPU annotations, other stream events
 };
 
@@ -36,13 +36,22 @@ struct CpuForest {
   std::vector<std::uint32_t> parent;  // per slice: the CPU parent or kNoIndex
   // CPU events, parents before their children (track by track).
   std::vector<std::uint32_t> preorder;
+  std::vector<bool> removed;  // per slice: merged into its parent (mergeSameNameOnlyChildren)
 };
 
 CpuForest buildCpuForest(const Trace& trace, const std::vector<OpEventClass>& classes);
 
-// The op a GPU event is attributed to: the innermost cpu_op or user_annotation
-// enclosing the runtime/driver call that launched it (same correlation id),
-// or kNoIndex when there is no such launch or op.
+// The op a GPU event is attributed to: the innermost cpu_op enclosing the
+// runtime/driver call that launched it (same correlation id), or kNoIndex
+// when there is no such launch or op.
 std::uint32_t launchingOp(const Trace& trace, const CpuForest& forest, const Slice& gpuEvent);
+
+// PyTorch's _remove_dup_nodes, applied to the forest after GPU attribution:
+// an event whose parent has the same name and no other child is removed; the
+// parent takes over its children and its directly attributed device time
+// (`directDevice`, per slice; PyTorch replaces the parent's kernels by the
+// child's). Repeats down a chain (aten::mul > aten::mul > aten::mul keeps the
+// outermost). Removed events leave `preorder` and get `removed` set.
+void mergeSameNameOnlyChildren(const Trace& trace, CpuForest& forest, std::vector<TimeNs>& directDevice);
 
 }  // namespace gapscope::analysis::ops

@@ -3,6 +3,8 @@
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/analysis/steps.h"
 
+#include <algorithm>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -66,48 +68,90 @@ class RowAccumulator {
 
 const char* opDeviceName(OpDevice d) { return d == OpDevice::Gpu ? "gpu" : "cpu"; }
 
-OpTable buildOpTable(const Trace& trace, const OpTableOptions& options) {
-  const auto classes = ops::classifyOpEvents(trace);
-  const ops::CpuForest forest = ops::buildCpuForest(trace, classes);
-  const std::size_t n = trace.slices.size();
+namespace {
 
-  OpTable table;
-  RowAccumulator rows(trace, options.groupByShapes);
-  // GPU work, in its own rows and attributed to the op that launched it.
-  std::vector<TimeNs> deviceTotal(n, 0);
-  for (std::uint32_t i = 0; i < n; ++i) {
+// Per slice: GPU time attributed to it directly (its own kernels), GPU time
+// of its CPU descendants, and the CPU time its children cover.
+struct EventTimes {
+  std::vector<TimeNs> directDevice;
+  std::vector<TimeNs> descendantDevice;
+  std::vector<TimeNs> childCpu;
+};
+
+bool counted(const std::optional<TimeRange>& range, const Slice& s) { return !range || range->contains(s.start); }
+
+// GPU work: its own rows, and its time attributed to the op that launched it.
+void addGpuEvents(const Trace& trace, const std::vector<ops::OpEventClass>& classes, const ops::CpuForest& forest,
+                  const OpTableOptions& options, RowAccumulator& rows, EventTimes& times, OpTable& table) {
+  for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
     if (classes[i] != ops::OpEventClass::Gpu) continue;
     const Slice& s = trace.slices[i];
-    OpRow& row = rows.rowFor(s, OpDevice::Gpu);
-    row.calls += 1;
-    row.selfDevice += s.dur;
-    row.deviceTotal += s.dur;
+    const bool inRange = counted(options.range, s);
+    if (inRange) {
+      OpRow& row = rows.rowFor(s, OpDevice::Gpu);
+      row.calls += 1;
+      row.selfDevice += s.dur;
+      row.deviceTotal += s.dur;
+    }
     if (s.kind == SliceKind::GpuUserAnnotation) continue;  // a range, not work: PyTorch attributes none
-    table.selfDeviceTotal += s.dur;
-    std::uint32_t op = ops::launchingOp(trace, forest, s);
-    if (op != kNoIndex) deviceTotal[op] += s.dur;
+    if (inRange) table.selfDeviceTotal += s.dur;
+    const std::uint32_t op = ops::launchingOp(trace, forest, s);
+    if (op != kNoIndex) times.directDevice[op] += s.dur;
   }
+}
 
-  // CPU events, children before parents, so each total is complete when read.
-  std::vector<TimeNs> childDevice(n, 0);
-  std::vector<TimeNs> childCpu(n, 0);
+// CPU time covered by each event's children. Children are visited in start
+// order (the preorder is sorted by start per track), so the sweep counts
+// the union of their intervals: time two partly overlapping siblings share
+// is subtracted from the parent once, and self CPU is never negative.
+void measureChildCpu(const Trace& trace, const ops::CpuForest& forest, EventTimes& times) {
+  std::vector<TimeNs> coveredUntil(trace.slices.size(), std::numeric_limits<TimeNs>::min());
+  for (std::uint32_t i : forest.preorder) {
+    const std::uint32_t parent = forest.parent[i];
+    if (parent == kNoIndex) continue;
+    const Slice& s = trace.slices[i];
+    const TimeNs from = std::max(s.start, coveredUntil[parent]);
+    if (s.end() > from) times.childCpu[parent] += s.end() - from;
+    coveredUntil[parent] = std::max(coveredUntil[parent], s.end());
+  }
+}
+
+// CPU events, children before parents, so each device total is complete when read.
+void addCpuEvents(const Trace& trace, const ops::CpuForest& forest, const OpTableOptions& options,
+                  RowAccumulator& rows, EventTimes& times, OpTable& table) {
   for (auto it = forest.preorder.rbegin(); it != forest.preorder.rend(); ++it) {
     const std::uint32_t i = *it;
     const Slice& s = trace.slices[i];
+    const TimeNs deviceTotal = times.directDevice[i] + times.descendantDevice[i];
+    const std::uint32_t parent = forest.parent[i];
+    if (parent != kNoIndex) times.descendantDevice[parent] += deviceTotal;
+    if (!counted(options.range, s)) continue;
     OpRow& row = rows.rowFor(s, OpDevice::Cpu);
     row.calls += 1;
     row.cpuTotal += s.dur;
-    row.selfCpu += s.dur - childCpu[i];
-    row.deviceTotal += deviceTotal[i];
-    row.selfDevice += deviceTotal[i] - childDevice[i];
-    table.selfCpuTotal += s.dur - childCpu[i];
-    const std::uint32_t parent = forest.parent[i];
-    if (parent != kNoIndex) {
-      childCpu[parent] += s.dur;
-      childDevice[parent] += deviceTotal[i];
-      deviceTotal[parent] += deviceTotal[i];
-    }
+    row.selfCpu += s.dur - times.childCpu[i];
+    row.deviceTotal += deviceTotal;
+    row.selfDevice += times.directDevice[i];
+    table.selfCpuTotal += s.dur - times.childCpu[i];
   }
+}
+
+}  // namespace
+
+OpTable buildOpTable(const Trace& trace, const OpTableOptions& options) {
+  const auto classes = ops::classifyOpEvents(trace);
+  ops::CpuForest forest = ops::buildCpuForest(trace, classes);
+  const std::size_t n = trace.slices.size();
+  EventTimes times{std::vector<TimeNs>(n, 0), std::vector<TimeNs>(n, 0), std::vector<TimeNs>(n, 0)};
+
+  OpTable table;
+  RowAccumulator rows(trace, options.groupByShapes);
+  addGpuEvents(trace, classes, forest, options, rows, times, table);
+  // Attribution first (to the innermost op, as Kineto links it), then
+  // PyTorch's folding of same-name only children lifts it to the survivor.
+  ops::mergeSameNameOnlyChildren(trace, forest, times.directDevice);
+  measureChildCpu(trace, forest, times);
+  addCpuEvents(trace, forest, options, rows, times, table);
 
   table.rows = rows.take();
   sortOpRows(table.rows, OpSortKey::DeviceTotal);
