@@ -1,6 +1,7 @@
 #include "event_emit.h"
 
 #include <cstdlib>
+#include <string>
 
 #include "decimal_time.h"
 #include "json_text.h"
@@ -13,7 +14,15 @@ ChromeId EventEmitter::chromeId(const Scalar& s) {
     if (parseInt64(s.text, &n)) return builder().numericId(n);
     return builder().stringId(s.text);  // 1.5 or 1e3: keep the text as written
   }
-  if (s.kind == Scalar::Kind::String) return builder().stringId(s.text);
+  if (s.kind == Scalar::Kind::String) {
+    // "25738" and 25738 name one thread, as in chrome://tracing (ids are
+    // object keys there): 2021-era Kineto wrote a thread's X events with the
+    // string and its flow events with the number. Only the canonical decimal
+    // text converts ("007" stays a label).
+    std::int64_t n;
+    if (parseInt64(s.text, &n) && std::to_string(n) == s.text) return builder().numericId(n);
+    return builder().stringId(s.text);
+  }
   return builder().numericId(0);
 }
 
