@@ -18,6 +18,10 @@ were made. Cases:
       step), the second recorded with with_stack=True
   cudagraph_replay
       the MLP's forward captured in a torch.cuda.CUDAGraph and replayed
+  nested_ops
+      ops whose implementation calls an op of the same name (mean() calling
+      mean.dim, mul.Scalar and div.Scalar calling their Tensor overloads),
+      and copies, for PyTorch's folding of same-name only children
 """
 import json
 import os
@@ -132,6 +136,24 @@ def cudagraph_case():
     return step
 
 
+def nested_ops_case():
+    g = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.randn(256, 512, device="cuda", generator=g)
+    ints = torch.randint(0, 10, (256, 512), device="cuda", generator=g)
+
+    def step():
+        a = x.mean()                           # aten::mean > aten::mean (mean.dim)
+        b = torch.ops.aten.mul.Scalar(x, 2.0)  # aten::mul > aten::mul (mul.Tensor)
+        c = torch.ops.aten.div.Scalar(x, 3.0)  # aten::div > aten::div (div.Tensor)
+        d = ints.mul(3) + x.mean(dim=1, keepdim=True)
+        e = x.to(torch.float16).float().cpu()  # aten::to, aten::_to_copy, aten::copy_
+        return a, b, c, d, e
+    for _ in range(3):
+        step()
+    torch.cuda.synchronize()
+    return step
+
+
 CASES = {
     "block_eager": lambda: (block_case(None), False),
     "block_compiled": lambda: (block_case("default"), False),
@@ -139,6 +161,7 @@ CASES = {
     "train_adam": lambda: (train_case(), False),
     "train_adam_stack": lambda: (train_case(), True),
     "cudagraph_replay": lambda: (cudagraph_case(), False),
+    "nested_ops": lambda: (nested_ops_case(), False),
 }
 
 

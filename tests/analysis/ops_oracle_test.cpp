@@ -117,6 +117,7 @@ OpDevice oracleDevice(const OracleRow& o, const OpTable& table) {
 const std::vector<std::string> kTraces = {
     "h200/combined_eager",    "h200/linear_64x4096_eager", "h200/matmul_add_64_bf16_eager",
     "h200/mlp_eager",         "h200/split_stack_eager",    "h200/square_three_ways",
+    "h200/nested_ops",
     "h100/train_adam",        "h100/train_adam_stack",     "h100/cudagraph_replay",
     "h100/block_eager",       "h100/block_compiled",       "h100/block_cudagraph"};
 
