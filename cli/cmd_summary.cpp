@@ -26,6 +26,39 @@ std::string utilizationText(const analysis::GapSummary& g) {
   return text;
 }
 
+// Problems and notes in a table; the known producer quirks (expected in
+// every Kineto trace, docs/import-issues.md) summed on one line below it.
+void printIssues(std::ostream& out, const std::vector<ImportIssue>& issues) {
+  const std::uint64_t quirks = quirkCount(issues);
+  out << "Import problems: " << problemCount(issues) << '\n';
+  {
+    TextTable table;
+    table.addColumn("Issue", TextTable::Align::Left);
+    table.addColumn("Class", TextTable::Align::Left);
+    table.addColumn("Severity", TextTable::Align::Left);
+    table.addColumn("Count");
+    table.addColumn("First byte");
+    table.addColumn("What", TextTable::Align::Left);
+    bool any = false;
+    for (const auto& i : issues) {
+      if (i.producerQuirk) continue;
+      any = true;
+      table.addRow({i.name, issueClassName(i), severityName(i.severity), std::to_string(i.count),
+                    std::to_string(i.firstOffset), i.description});
+    }
+    if (any) table.print(out);
+  }
+  if (quirks == 0) return;
+  out << "Known producer quirks: " << quirks << " (expected, not problems; see docs/import-issues.md):";
+  const char* separator = " ";
+  for (const auto& i : issues) {
+    if (!i.producerQuirk) continue;
+    out << separator << i.name << ' ' << i.count;
+    separator = ", ";
+  }
+  out << '\n';
+}
+
 void printText(std::ostream& out, const std::string& path, const TraceSummary& s, const GpuBusy& busy,
                const analysis::GapSummary& g) {
   out << "Trace:        " << path << '\n'
@@ -45,22 +78,7 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
   }
   out << "Utilisation:  " << utilizationText(g) << '\n'
       << "Verdict:      " << g.verdict << '\n';
-  if (s.issues.empty()) {
-    out << "Import issues: none\n";
-    return;
-  }
-  out << "Import issues:\n";
-  TextTable table;
-  table.addColumn("Issue", TextTable::Align::Left);
-  table.addColumn("Severity", TextTable::Align::Left);
-  table.addColumn("Count");
-  table.addColumn("First byte");
-  table.addColumn("What", TextTable::Align::Left);
-  for (const auto& i : s.issues) {
-    table.addRow({i.name, severityName(i.severity), std::to_string(i.count), std::to_string(i.firstOffset),
-                  i.description});
-  }
-  table.print(out);
+  printIssues(out, s.issues);
 }
 
 void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, const analysis::GapSummary& g) {
@@ -86,9 +104,12 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
   j["memsets"] = s.memsets;
   j["instants"] = s.instants;
   j["counters"] = s.counters;
+  j["import_problems"] = problemCount(s.issues);
+  j["import_quirks"] = quirkCount(s.issues);
   j["import_issues"] = nlohmann::ordered_json::array();
   for (const auto& i : s.issues) {
     j["import_issues"].push_back(nlohmann::ordered_json{{"name", i.name},
+                                                        {"class", issueClassName(i)},
                                                         {"severity", severityName(i.severity)},
                                                         {"count", i.count},
                                                         {"first_offset", i.firstOffset},
@@ -119,6 +140,8 @@ void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, con
   field("memsets", std::to_string(s.memsets));
   field("instants", std::to_string(s.instants));
   field("counters", std::to_string(s.counters));
+  field("import_problems", std::to_string(problemCount(s.issues)));
+  field("import_quirks", std::to_string(quirkCount(s.issues)));
   for (const auto& i : s.issues) field("import_issue." + i.name, std::to_string(i.count));
 }
 

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,12 +12,14 @@
 
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/io/chrome_reader.h"
+#include "../support/json_time.h"
 #include "trace_maker.h"
 
 namespace gapscope::analysis {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::exactNs;
 using testing::TraceMaker;
 
 const fs::path kTrainAdam = fs::path(GAPSCOPE_TEST_DATA_DIR) / "h100" / "train_adam.json";
@@ -53,15 +54,6 @@ TEST(OpsTableRange, CountsEventsThatStartInsideTheHalfOpenRange) {
 }
 
 io::LoadResult loadTrainAdam() { return io::loadChromeTrace(kTrainAdam.string()); }
-
-// A JSON time in us (3 decimals) as exact ns. The double holds it to within
-// half a ns (its ulp near 5e12 us is about 1 ns), and subtracting the whole
-// microseconds first is exact, so rounding the rest gives the written value.
-TimeNs exactNs(const nlohmann::json& us) {
-  const double v = us.get<double>();
-  const double whole = std::floor(v);
-  return static_cast<TimeNs>(whole) * 1000 + static_cast<TimeNs>(std::llround((v - whole) * 1000));
-}
 
 // The second ProfilerStep#N of the trace, read from the JSON, in ns.
 TimeRange secondStep(const nlohmann::json& events) {

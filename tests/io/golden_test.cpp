@@ -334,3 +334,55 @@ TEST(Golden, TracksKeepTheirOrderWhateverTheInterleaving) {
     }
   }
 }
+
+// Kineto's launch flows (ac2g) in the three shapes every Kineto trace has
+// (docs/import-issues.md) are producer quirks; a finish on a kernel with no
+// start anywhere stays a problem.
+TEST(Golden, KinetoFlowQuirksAreCountedApartFromProblems) {
+  const std::string dump = dumpOf(R"({"traceEvents":[
+    {"ph":"X","cat":"cuda_runtime","name":"cudaStreamIsCapturing","pid":10,"tid":10,"ts":10,"dur":2,"args":{"correlation":1}},
+    {"ph":"f","id":1,"pid":10,"tid":10,"ts":10,"cat":"ac2g","name":"ac2g","bp":"e"},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaDeviceSynchronize","pid":10,"tid":10,"ts":20,"dur":5,"args":{"correlation":2}},
+    {"ph":"s","id":2,"pid":10,"tid":10,"ts":20,"cat":"ac2g","name":"ac2g"},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":10,"tid":10,"ts":30,"dur":5,"args":{"correlation":3}},
+    {"ph":"s","id":3,"pid":10,"tid":10,"ts":30,"cat":"ac2g","name":"ac2g"},
+    {"ph":"X","cat":"kernel","name":"g1","pid":0,"tid":7,"ts":40,"dur":2,"args":{"correlation":3}},
+    {"ph":"f","id":3,"pid":0,"tid":7,"ts":40,"cat":"ac2g","name":"ac2g","bp":"e"},
+    {"ph":"X","cat":"kernel","name":"g2","pid":0,"tid":7,"ts":43,"dur":2,"args":{"correlation":3}},
+    {"ph":"f","id":3,"pid":0,"tid":7,"ts":43,"cat":"ac2g","name":"ac2g","bp":"e"},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":10,"tid":10,"ts":50,"dur":5,"args":{"correlation":4}},
+    {"ph":"s","id":4,"pid":10,"tid":10,"ts":50,"cat":"ac2g","name":"ac2g"},
+    {"ph":"f","id":5,"pid":0,"tid":7,"ts":44,"cat":"ac2g","name":"ac2g","bp":"e"}
+  ]})");
+  EXPECT_NE(dump.find("flow launch id=3 cat=\"ac2g\""), std::string::npos) << dump;
+  EXPECT_NE(dump.find("issue flow_end_on_non_launch_call info x1 producer-quirk\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("issue sync_flow_without_end info x1 producer-quirk\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("issue launch_flow_extra_end info x1 producer-quirk\n"), std::string::npos) << dump;
+  // A launch whose GPU work is missing, and a finish with no start on a kernel.
+  EXPECT_NE(dump.find("issue launch_without_gpu_work warning x1\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("issue orphan_flow_end warning x1\n"), std::string::npos) << dump;
+}
+
+// chrome://tracing keys threads by text: "10" and 10 are one thread. Kineto
+// 2021 wrote runtime calls with tid "25738" and their flows with 25738.
+TEST(Golden, NumericStringIdsAreTheNumber) {
+  EXPECT_EQ(dumpOf(R"({"traceEvents":[
+    {"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":10,"tid":"10","ts":100,"dur":5,"args":{"correlation":42}},
+    {"ph":"s","id":42,"pid":10,"tid":10,"ts":100,"cat":"async","name":"launch"},
+    {"ph":"X","cat":"Kernel","name":"k1","pid":0,"tid":"stream 7","ts":110,"dur":3,"args":{"correlation":42}},
+    {"ph":"f","id":42,"pid":0,"tid":"stream 7","ts":110,"cat":"async","name":"launch","bp":"e"},
+    {"ph":"X","cat":"cpu_op","name":"padded","pid":10,"tid":"007","ts":120,"dur":1}
+  ]})"),
+            withMeta("process 0 name=\"\" sort=0 gpu\n"
+                     "  track gpu tid=\"stream 7\" name=\"\" sort=9223372036854775807 device=0 stream=7 slices=1 "
+                     "rows=1 nested=1\n"
+                     "    #0 110000 +3000 d0 kernel \"k1\" cat=\"Kernel\" corr=42 args={\"correlation\":42}\n"
+                     "process 10 name=\"\" sort=10\n"
+                     "  track cpu tid=10 name=\"\" sort=10 slices=1 rows=1 nested=1\n"
+                     "    #1 100000 +5000 d0 cuda_runtime \"cudaLaunchKernel\" cat=\"Runtime\" corr=42 "
+                     "args={\"correlation\":42}\n"
+                     "  track cpu tid=\"007\" name=\"\" sort=9223372036854775807 slices=1 rows=1 nested=1\n"
+                     "    #2 120000 +1000 d0 cpu_op \"padded\" cat=\"cpu_op\"\n"
+                     "flow launch id=42 cat=\"async\" #1 -> #0\n",
+                     "events=5 span=100000..121000\n"));
+}

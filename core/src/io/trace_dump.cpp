@@ -97,6 +97,7 @@ void dumpRest(std::ostream& os, const Trace& t, const DumpOptions& o) {
   os << "events=" << t.eventCount << " span=" << t.minTime() << ".." << t.maxTime() << "\n";
   for (const ImportIssue& i : t.issues.all()) {
     os << "issue " << i.name << " " << severityName(i.severity) << " x" << i.count;
+    if (i.producerQuirk) os << " producer-quirk";
     if (o.offsets) os << " @" << i.firstOffset;
     os << "\n";
   }

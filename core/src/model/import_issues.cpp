@@ -4,22 +4,41 @@
 
 namespace gapscope {
 
-void ImportIssues::add(std::string_view name, Severity severity, std::uint64_t offset,
-                       std::string_view description, std::uint64_t count) {
-  for (auto& issue : issues_) {
-    if (issue.name == name) {
-      issue.count += count;
-      issue.firstOffset = std::min(issue.firstOffset, offset);
+void ImportIssues::add(ImportIssue issue) {
+  for (auto& known : issues_) {
+    if (known.name == issue.name) {
+      known.count += issue.count;
+      known.firstOffset = std::min(known.firstOffset, issue.firstOffset);
       return;
     }
   }
-  issues_.push_back({std::string(name), severity, count, offset, std::string(description)});
+  issues_.push_back(std::move(issue));
+}
+
+void ImportIssues::add(std::string_view name, Severity severity, std::uint64_t offset,
+                       std::string_view description, std::uint64_t count) {
+  add(ImportIssue{std::string(name), severity, count, offset, std::string(description), false});
+}
+
+void ImportIssues::addQuirk(std::string_view name, std::uint64_t offset, std::string_view description,
+                            std::uint64_t count) {
+  add(ImportIssue{std::string(name), Severity::Info, count, offset, std::string(description), true});
 }
 
 void ImportIssues::merge(const ImportIssues& other) {
-  for (const auto& issue : other.issues_) {
-    add(issue.name, issue.severity, issue.firstOffset, issue.description, issue.count);
-  }
+  for (const auto& issue : other.issues_) add(issue);
+}
+
+std::uint64_t problemCount(const std::vector<ImportIssue>& issues) {
+  std::uint64_t n = 0;
+  for (const auto& issue : issues) n += issue.isProblem() ? issue.count : 0;
+  return n;
+}
+
+std::uint64_t quirkCount(const std::vector<ImportIssue>& issues) {
+  std::uint64_t n = 0;
+  for (const auto& issue : issues) n += issue.producerQuirk ? issue.count : 0;
+  return n;
 }
 
 const ImportIssue* ImportIssues::find(std::string_view name) const {
@@ -41,6 +60,11 @@ const char* severityName(Severity s) {
     case Severity::Error: return "error";
   }
   return "unknown";
+}
+
+const char* issueClassName(const ImportIssue& issue) {
+  if (issue.producerQuirk) return "producer_quirk";
+  return issue.isProblem() ? "problem" : "note";
 }
 
 }  // namespace gapscope

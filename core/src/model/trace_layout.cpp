@@ -205,6 +205,29 @@ void packRows(Slice* begin, Slice* end, std::uint16_t firstRow, std::uint16_t* r
   *rowsUsed = static_cast<std::uint16_t>(firstRow + rowEnd.size());
 }
 
+// A slice that overlaps the open one without nesting. Two shapes come from
+// how Kineto records, in every trace of that kind (docs/import-issues.md):
+// Python frames (with_stack=True) are timed apart from ops, so a frame may
+// end a nanosecond after its parent, and a record_function range starts in
+// the frame of its __enter__ and outlives it; cuda_sync records lie on the
+// stream they wait on, across the copy or kernel running there.
+void countOverlap(BuilderState& s, const Trace& t, const Slice& sl, std::uint64_t offset) {
+  const Slice& open = t.slices[sl.parent];
+  if (sl.kind == SliceKind::PythonFunction || open.kind == SliceKind::PythonFunction) {
+    s.issues.addQuirk("python_frame_overlap", offset,
+                      "a Python frame and an op or annotation overlap without nesting (the Python tracer is "
+                      "timed apart): shown on an extra row");
+    return;
+  }
+  if (s.strings.view(sl.category) == "cuda_sync" || s.strings.view(open.category) == "cuda_sync") {
+    s.issues.addQuirk("sync_record_overlap", offset,
+                      "a cuda_sync record overlaps the GPU work on the stream it waits on: shown on an extra row");
+    return;
+  }
+  s.issues.add("overlap_spilled", Severity::Warning, offset,
+               "slice overlaps another on its track without nesting: shown on an extra row");
+}
+
 void nestTrack(BuilderState& s, Trace& t, Track& tr, const SortedSlices& sorted) {
   std::vector<std::uint32_t> stack;
   std::vector<std::uint32_t> spilled;
@@ -235,8 +258,7 @@ void nestTrack(BuilderState& s, Trace& t, Track& tr, const SortedSlices& sorted)
     if (r == rowEnd.size()) rowEnd.push_back(sl.end());
     else rowEnd[r] = sl.end();
     sl.depth = static_cast<std::uint16_t>(tr.nestedRows + r);
-    s.issues.add("overlap_spilled", Severity::Warning, s.offsets[sorted.origin[j]],
-                 "slice overlaps another on its track without nesting: shown on an extra row");
+    countOverlap(s, t, sl, s.offsets[sorted.origin[j]]);
   }
   tr.rows = static_cast<std::uint16_t>(tr.nestedRows + rowEnd.size());
 }

@@ -86,6 +86,74 @@ FlowKind flowKindFor(std::string_view category) {
 
 int phaseRank(char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; }
 
+// Kineto's launch flows (ac2g) have three shapes that every trace it writes
+// contains and that are no defect (docs/import-issues.md): they are counted
+// as known producer quirks, everything else that does not chain as a problem.
+class FlowIssues {
+ public:
+  FlowIssues(BuilderState& s, const Trace& t) : s_(s), t_(t) {}
+
+  // A start that nothing finished.
+  void orphanStart(const PendingFlow& e, std::uint32_t slice) {
+    if (isLaunchFlow(e) && launchesNothing(slice)) {
+      // Kineto starts a flow on synchronisation calls too; it ends only on a
+      // cuda_sync record, which exists only when sync activities are traced.
+      s_.issues.addQuirk("sync_flow_without_end", e.offset,
+                         "Kineto flow start on a synchronisation call with no cuda_sync record to end on");
+      return;
+    }
+    if (isLaunchFlow(e) && isLaunch(slice)) {
+      s_.issues.add("launch_without_gpu_work", Severity::Warning, e.offset,
+                    "a launch call (kernel, memcpy, memset, graph) whose flow has no finish: its GPU work is not in "
+                    "the trace");
+      return;
+    }
+    s_.issues.add("orphan_flow_start", Severity::Warning, e.offset,
+                  "flow start without a step or finish with the same id");
+  }
+
+  // A step or finish without an open chain; `chainStart` is the start of an
+  // earlier chain of the same id, kNoIndex when there was none.
+  void orphanEnd(const PendingFlow& e, std::uint32_t slice, std::uint32_t chainStart) {
+    if (isLaunchFlow(e) && chainStart != kNoIndex && isLaunch(chainStart)) {
+      s_.issues.addQuirk("launch_flow_extra_end", e.offset,
+                         "further Kineto flow finish of one launch: a graph launch runs many kernels under one "
+                         "correlation id and each gets a finish; the first is linked");
+      return;
+    }
+    if (isLaunchFlow(e) && (launchesNothing(slice) || isSyncRecord(slice))) {
+      s_.issues.addQuirk("flow_end_on_non_launch_call", e.offset,
+                         "Kineto flow finish on a runtime call that launches no GPU work (cudaStreamIsCapturing, "
+                         "cudaEventQuery, ...) or on its cuda_sync record: it has no start by design");
+      return;
+    }
+    s_.issues.add("orphan_flow_end", Severity::Warning, e.offset,
+                  "flow step or finish without a start with the same id");
+  }
+
+ private:
+  bool isLaunchFlow(const PendingFlow& e) const {
+    return flowKindFor(s_.strings.view(e.category)) == FlowKind::LaunchToGpu;
+  }
+  std::string_view name(std::uint32_t slice) const { return s_.strings.view(t_.slices[slice].name); }
+  bool isRuntimeCall(std::uint32_t slice) const {
+    const SliceKind k = t_.slices[slice].kind;
+    return k == SliceKind::CudaRuntime || k == SliceKind::CudaDriver;
+  }
+  // Calls that enqueue GPU work: the launches, and every memcpy and memset form.
+  bool isLaunch(std::uint32_t slice) const {
+    const std::string_view n = name(slice);
+    return isRuntimeCall(slice) && (isLaunchCallName(n) || n.starts_with("cudaMemcpy") ||
+                                    n.starts_with("cudaMemset") || n.starts_with("cuMemcpy") ||
+                                    n.starts_with("cuMemset"));
+  }
+  bool launchesNothing(std::uint32_t slice) const { return isRuntimeCall(slice) && !isLaunch(slice); }
+  bool isSyncRecord(std::uint32_t slice) const { return s_.strings.view(t_.slices[slice].category) == "cuda_sync"; }
+
+  BuilderState& s_;
+  const Trace& t_;
+};
+
 void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
   auto& fl = s.flows;
   // Bind each event to its slice. The events are in (category, id, time)
@@ -100,19 +168,18 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
   }
   // Then chain them per (category, id); one id may carry several flows
   // over time: each 's' starts a chain.
+  FlowIssues issues(s, t);
   std::size_t i = 0;
   while (i < fl.size()) {
     std::size_t j = i;
     while (j < fl.size() && fl[j].category == fl[i].category && fl[j].id == fl[i].id) ++j;
     std::uint32_t prev = kNoIndex;
+    std::uint32_t chainStart = kNoIndex;  // the slice of the latest 's'
+    const PendingFlow* openEvent = nullptr;
     bool open = false;    // a chain started and not finished
     bool linked = false;  // the open chain produced at least one flow
-    std::uint64_t openOffset = 0;
     auto closeChain = [&] {
-      if (open && !linked) {
-        s.issues.add("orphan_flow_start", Severity::Warning, openOffset,
-                     "flow start without a step or finish with the same id");
-      }
+      if (open && !linked) issues.orphanStart(*openEvent, chainStart);
       open = linked = false;
     };
     for (std::size_t k = i; k < j; ++k) {
@@ -125,14 +192,13 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
       }
       if (e.phase == 's') {
         closeChain();
-        prev = slice;
+        prev = chainStart = slice;
         open = true;
-        openOffset = e.offset;
+        openEvent = &e;
         continue;
       }
       if (!open) {
-        s.issues.add("orphan_flow_end", Severity::Warning, e.offset,
-                     "flow step or finish without a start with the same id");
+        issues.orphanEnd(e, slice, chainStart);
         continue;
       }
       t.flows.push_back({prev, slice, e.id, e.category, e.name, flowKindFor(s.strings.view(e.category))});

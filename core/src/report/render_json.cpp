@@ -69,6 +69,7 @@ json traceJson(const TraceInfo& t) {
   json issues = json::array();
   for (const ImportIssue& i : t.issues)
     issues.push_back({{"name", i.name},
+                      {"class", issueClassName(i)},
                       {"severity", severityName(i.severity)},
                       {"count", i.count},
                       {"first_offset", i.firstOffset},
@@ -79,6 +80,7 @@ json traceJson(const TraceInfo& t) {
           {"span_us", format::usNumber(t.span())},
           {"steps", t.steps},          {"events", t.events},            {"slices", t.slices},
           {"kernels", t.kernels},      {"memcpys", t.memcpys},          {"memsets", t.memsets},
+          {"import_problems", problemCount(t.issues)},
           {"import_issues", issues}};
 }
 

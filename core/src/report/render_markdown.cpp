@@ -55,8 +55,22 @@ void traceSection(std::string& out, const Report& r) {
   out += "| Steps | " + std::to_string(t.steps) + " |\n";
   out += "| Events | " + std::to_string(t.events) + " (" + std::to_string(t.kernels) + " kernels, " +
          std::to_string(t.memcpys) + " memcpys, " + std::to_string(t.memsets) + " memsets) |\n\n";
-  for (const ImportIssue& i : t.issues)
-    out += "- Import issue " + md(i.name) + " (" + std::to_string(i.count) + "x): " + md(i.description) + "\n";
+  // Problems and notes one per line; the known producer quirks on one line.
+  for (const ImportIssue& i : t.issues) {
+    if (i.producerQuirk) continue;
+    out += "- Import " + std::string(issueClassName(i)) + " " + md(i.name) + " (" + std::to_string(i.count) +
+           "x): " + md(i.description) + "\n";
+  }
+  if (const std::uint64_t quirks = quirkCount(t.issues); quirks > 0) {
+    out += "- Known producer quirks (expected, not problems): " + std::to_string(quirks) + " (";
+    bool first = true;
+    for (const ImportIssue& i : t.issues) {
+      if (!i.producerQuirk) continue;
+      out += (first ? "" : ", ") + md(i.name) + " " + std::to_string(i.count) + "x";
+      first = false;
+    }
+    out += ")\n";
+  }
   if (!t.issues.empty()) out += "\n";
 }
 

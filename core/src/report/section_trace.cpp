@@ -48,13 +48,22 @@ Table devicesTable(const TraceInfo& info) {
 Table importIssuesTable(const TraceInfo& info) {
   Table t = makeTable("import_issues", "Import issues",
                       {{"name", "Issue", ColumnKind::Text},
+                       {"class", "Class", ColumnKind::Text},
                        {"severity", "Severity", ColumnKind::Text},
                        {"count", "Count", ColumnKind::Integer},
                        {"first_offset", "First byte offset", ColumnKind::Integer},
                        {"description", "Description", ColumnKind::Text}});
-  t.note = "Anomalies met while reading the trace; none is dropped silently.";
-  for (const ImportIssue& i : info.issues) {
-    t.rows.push_back({textCell(i.name), textCell(severityName(i.severity)),
+  t.note = "Anomalies met while reading the trace; none is dropped silently. " +
+           std::to_string(problemCount(info.issues)) + " problem(s); known producer quirks (" +
+           std::to_string(quirkCount(info.issues)) +
+           ") are expected in every trace of that producer and are not problems (docs/import-issues.md).";
+  // Problems first, then notes, then the producer quirks.
+  std::vector<ImportIssue> issues = info.issues;
+  std::stable_sort(issues.begin(), issues.end(), [](const ImportIssue& a, const ImportIssue& b) {
+    return std::make_pair(!a.isProblem(), a.producerQuirk) < std::make_pair(!b.isProblem(), b.producerQuirk);
+  });
+  for (const ImportIssue& i : issues) {
+    t.rows.push_back({textCell(i.name), textCell(issueClassName(i)), textCell(severityName(i.severity)),
                       intCell(static_cast<std::int64_t>(i.count)),
                       intCell(static_cast<std::int64_t>(i.firstOffset)), textCell(i.description)});
   }
