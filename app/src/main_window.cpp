@@ -374,11 +374,12 @@ void MainWindow::onTraceChanged() {
   if (t.seconds > 0) text += tr(" · opened in %1 s").arg(t.seconds, 0, 'f', 2);
   info_->setText(text);
   showReadBanner(t);
-  std::uint64_t issueCount = 0;
-  for (const auto& i : t.trace->issues.all()) issueCount += i.count;
-  issuesBadge_->setVisible(issueCount > 0);
-  issuesBadge_->setText(tr("%n import issue(s)", "", static_cast<int>(std::min<std::uint64_t>(issueCount, INT32_MAX))));
-  issuesBadge_->setToolTip(tr("Show what was odd about this file"));
+  // Only problems raise the badge: known producer quirks and notes are in
+  // the Import Issues panel, not worth a warning (docs/import-issues.md).
+  const std::uint64_t problems = problemCount(t.trace->issues.all());
+  issuesBadge_->setVisible(problems > 0);
+  issuesBadge_->setText(problems == 1 ? tr("1 import problem") : tr("%1 import problems").arg(problems));
+  issuesBadge_->setToolTip(tr("Show what was wrong with this file"));
   searchEdit_->clear();
   timeline()->setFocus();
 }

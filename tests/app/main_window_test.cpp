@@ -419,18 +419,45 @@ TEST_F(OpenWindow, CancellingALoadKeepsTheOpenTrace) {
   EXPECT_FALSE(cancel->isVisible());
 }
 
-TEST_F(OpenWindow, ImportIssuesShowABadgeAndAList) {
+TEST_F(OpenWindow, ImportProblemsShowABadgeAndAList) {
   auto* badge = w().findChild<QToolButton*>(QStringLiteral("issuesBadge"));
   ASSERT_NE(badge, nullptr);
-  // B events never closed: the reader counts them.
+  // B events never closed: the reader counts them, a problem.
   ASSERT_TRUE(open(testData("public/cat-unclosed-slices-array/main_thread_has_unclosed_slices.json")));
-  EXPECT_FALSE(trace().issues.empty());
+  ASSERT_EQ(problemCount(trace().issues.all()), 4u);
   EXPECT_TRUE(badge->isVisible());
-  EXPECT_TRUE(badge->text().contains(QStringLiteral("import issue")));
+  EXPECT_EQ(badge->text(), QStringLiteral("4 import problems"));
   QTest::mouseClick(badge, Qt::LeftButton);
-  auto* table = w().issues()->table();
-  EXPECT_EQ(table->rowCount(), static_cast<int>(trace().issues.all().size()));
+  auto* tree = w().issues()->tree();
+  EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(trace().issues.all().size()));
+  EXPECT_EQ(w().issues()->quirksGroup(), nullptr);
   EXPECT_TRUE(w().findChild<QDockWidget*>(QStringLiteral("issuesDock"))->isVisible());
+}
+
+// A torch.profiler trace of a CUDA graph: its 52 issues are Kineto's
+// habits (flow ends on runtime calls, one flow end per graph kernel, sync
+// flows): no badge, one collapsed group in the panel.
+TEST_F(OpenWindow, KnownProducerQuirksRaiseNoBadgeAndSitInACollapsedGroup) {
+  auto* badge = w().findChild<QToolButton*>(QStringLiteral("issuesBadge"));
+  ASSERT_NE(badge, nullptr);
+  ASSERT_TRUE(open(testData("public/cat-unclosed-slices-array/main_thread_has_unclosed_slices.json")));
+  ASSERT_TRUE(badge->isVisible());
+  ASSERT_TRUE(open(testData("h100/cudagraph_replay.json")));
+  const auto& issues = trace().issues.all();
+  ASSERT_FALSE(issues.empty());
+  EXPECT_EQ(problemCount(issues), 0u);
+  EXPECT_FALSE(badge->isVisible());  // hidden again after the file with problems
+  auto* tree = w().issues()->tree();
+  QTreeWidgetItem* group = w().issues()->quirksGroup();
+  ASSERT_NE(group, nullptr);
+  EXPECT_EQ(tree->topLevelItemCount(), 1);
+  EXPECT_FALSE(group->isExpanded());
+  EXPECT_EQ(group->childCount(), static_cast<int>(issues.size()));
+  EXPECT_EQ(group->text(IssuesPanel::Count).toULongLong(), quirkCount(issues));
+  std::uint64_t sum = 0;
+  for (int i = 0; i < group->childCount(); ++i) sum += group->child(i)->text(IssuesPanel::Count).toULongLong();
+  EXPECT_EQ(sum, quirkCount(issues));
+  EXPECT_EQ(group->child(0)->text(IssuesPanel::Issue).toStdString(), issues.front().name);
 }
 
 TEST_F(OpenWindow, DroppingAFileOpensIt) {

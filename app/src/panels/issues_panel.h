@@ -1,11 +1,17 @@
 // Import issues of the open trace: every anomaly the reader counted (name,
-// severity, count, first byte offset, what it means). Nothing is dropped
-// silently, so the user sees here what was odd about the file.
+// severity, count, first byte offset, what it means). Problems and notes are
+// rows of their own; the known producer quirks (docs/import-issues.md) sit
+// in one collapsed group, counted and explained but out of the way.
 #pragma once
 
 #include <QWidget>
 
-class QTableWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace gapscope {
+struct ImportIssue;
+}
 
 namespace gapscope::app {
 
@@ -15,14 +21,20 @@ class IssuesPanel : public QWidget {
   Q_OBJECT
 
  public:
+  enum Column { Severity, Issue, Count, FirstByte, Meaning, ColumnCount };
+
   explicit IssuesPanel(TraceSession* session, QWidget* parent = nullptr);
-  QTableWidget* table() const { return table_; }
+  QTreeWidget* tree() const { return tree_; }
+  // The "Known producer quirks" group, or nullptr when the trace has none.
+  QTreeWidgetItem* quirksGroup() const { return quirks_; }
 
  private:
   void refresh();
+  QTreeWidgetItem* issueItem(const ImportIssue& issue) const;
 
   TraceSession* session_;
-  QTableWidget* table_;
+  QTreeWidget* tree_;
+  QTreeWidgetItem* quirks_ = nullptr;
 };
 
 }  // namespace gapscope::app
