@@ -210,5 +210,26 @@ TEST(OpsOracleData, EveryOracleFileIsTested) {
   }
 }
 
+// Self times subtract what children cover, so no figure of any row of any
+// real trace is negative (before, the Python frames of h100/train_adam_stack
+// and tl-h100-bert-small had self CPU down to -229 us).
+TEST(OpsTableRealTraces, NoTimeIsNegative) {
+  std::size_t traces = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kDataDir)) {
+    const std::string file = entry.path().filename().string();
+    if (file.ends_with(".oracle.json") || !(file.ends_with(".json") || file.ends_with(".json.gz"))) continue;
+    io::LoadResult loaded = io::loadChromeTrace(entry.path().string());
+    if (!loaded.ok()) continue;  // the reader's tests own broken files
+    ++traces;
+    const OpTable table = buildOpTable(*loaded.trace);
+    for (const OpRow& r : table.rows) {
+      for (Field f : {Field::SelfCpu, Field::CpuTotal, Field::SelfDevice, Field::DeviceTotal}) {
+        EXPECT_GE(fieldUs(r, f), 0.0) << file << ": " << r.name << " field " << static_cast<int>(f);
+      }
+    }
+  }
+  EXPECT_GE(traces, 20u);
+}
+
 }  // namespace
 }  // namespace gapscope::analysis

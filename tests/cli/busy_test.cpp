@@ -4,30 +4,19 @@
 // itself (the union of each device's kernel, memcpy and memset intervals,
 // with times taken from the decimal text, never through a double).
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "../support/read_text.h"
 #include "cli_run.h"
 
 namespace gapscope::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readMaybeGzipped(const fs::path& path) {
-  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files as they are
-  if (!f) return {};
-  std::string text;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
-  gzclose(f);
-  return text;
-}
 
 using Interval = std::pair<long long, long long>;
 

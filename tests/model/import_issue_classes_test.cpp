@@ -3,7 +3,6 @@
 // from the JSON itself (docs/import-issues.md gives the shapes), and must
 // equal what the reader counted.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/json_time.h"
+#include "../support/read_text.h"
 #include "gapscope/io/chrome_reader.h"
 
 namespace gapscope {
@@ -23,19 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::exactNs;
+using testing::readMaybeGzipped;
 
 const fs::path kData = fs::path(GAPSCOPE_TEST_DATA_DIR);
-
-std::string readMaybeGzipped(const fs::path& path) {
-  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files as they are
-  if (!f) return {};
-  std::string text;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
-  gzclose(f);
-  return text;
-}
 
 struct Event {
   std::int64_t start = 0;

@@ -61,7 +61,8 @@ TEST(Formats, JsonHasTheDocumentedFields) {
   EXPECT_EQ(j["format_version"], 1);
   EXPECT_EQ(keysOf(j["trace"]),
             (std::vector<std::string>{"source", "source_bytes", "devices", "start_us", "end_us", "span_us", "steps",
-                                      "events", "slices", "kernels", "memcpys", "memsets", "import_issues"}));
+                                      "events", "slices", "kernels", "memcpys", "memsets", "import_problems",
+                                      "import_issues"}));
   EXPECT_EQ(j["trace"]["steps"], 3);
   EXPECT_EQ(keysOf(j["verdict"]),
             (std::vector<std::string>{"kind", "line", "utilization_pct", "estimated_saving_us"}));

@@ -53,10 +53,10 @@ Table importIssuesTable(const TraceInfo& info) {
                        {"count", "Count", ColumnKind::Integer},
                        {"first_offset", "First byte offset", ColumnKind::Integer},
                        {"description", "Description", ColumnKind::Text}});
-  t.note = "Anomalies met while reading the trace; none is dropped silently. " +
-           std::to_string(problemCount(info.issues)) + " problem(s); known producer quirks (" +
+  t.note = "Anomalies met while reading the trace; none is dropped silently. Problems: " +
+           std::to_string(problemCount(info.issues)) + ". Known producer quirks: " +
            std::to_string(quirkCount(info.issues)) +
-           ") are expected in every trace of that producer and are not problems (docs/import-issues.md).";
+           " (expected in every trace of that producer, not problems; docs/import-issues.md).";
   // Problems first, then notes, then the producer quirks.
   std::vector<ImportIssue> issues = info.issues;
   std::stable_sort(issues.begin(), issues.end(), [](const ImportIssue& a, const ImportIssue& b) {
