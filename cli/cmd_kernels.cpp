@@ -14,7 +14,7 @@ namespace {
 using analysis::KernelRow;
 using analysis::KernelTable;
 
-analysis::KernelSortKey sortOption(const Args& args) {
+analysis::KernelSortKey kernelSortOption(const Args& args) {
   const std::string key = args.get("sort", "total");
   if (auto parsed = analysis::parseKernelSortKey(key)) return *parsed;
   std::string names;
@@ -119,7 +119,7 @@ void printCsv(std::ostream& out, const std::vector<KernelRow>& rows) {
 
 int runKernels(const Args& args, std::ostream& out, std::ostream& err) {
   const OutputFormat format = formatOption(args);
-  const analysis::KernelSortKey sortKey = sortOption(args);
+  const analysis::KernelSortKey sortKey = kernelSortOption(args);
   auto path = tracePathArgument(args, "kernels", err);
   if (!path) return 2;
   auto trace = loadTraceForCommand(*path, "kernels", err);

@@ -19,7 +19,7 @@ std::string joined(const std::vector<std::string>& words) {
   return text;
 }
 
-analysis::OpSortKey sortOption(const Args& args) {
+analysis::OpSortKey opSortOption(const Args& args) {
   const std::string key = args.get("sort", "device_total");
   if (auto parsed = analysis::parseOpSortKey(key)) return *parsed;
   throw std::invalid_argument("unknown --sort key '" + key + "' (one of: " +
@@ -95,7 +95,7 @@ void printCsv(std::ostream& out, const std::vector<OpRow>& rows, bool shapes) {
 
 int runOps(const Args& args, std::ostream& out, std::ostream& err) {
   const OutputFormat format = formatOption(args);
-  const analysis::OpSortKey sortKey = sortOption(args);
+  const analysis::OpSortKey sortKey = opSortOption(args);
   const bool shapes = args.has("group-by-shapes");
   auto path = tracePathArgument(args, "ops", err);
   if (!path) return 2;

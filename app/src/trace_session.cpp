@@ -35,6 +35,13 @@ void TraceSession::setRange(std::optional<TimeRange> range) {
   emit rangeChanged();
 }
 
+void TraceSession::selectStep(const analysis::StepStats& step) {
+  TimeRange extent{step.cpuStart, step.cpuEnd};
+  for (const auto& d : step.devices) extent.end = std::max(extent.end, d.activeEnd);
+  setRange(extent);
+  reveal(extent.start, extent.end, kNoIndex, /*fit=*/true);
+}
+
 void TraceSession::selectSlice(std::uint32_t slice) {
   if (!hasTrace() || slice >= trace().slices.size()) return clearSelection();
   const Selection next{Selection::Kind::Slice, slice};

@@ -77,6 +77,9 @@ class TraceSession : public QObject {
   // the range summary then cover it only. Cleared with the trace.
   void setRange(std::optional<TimeRange> range);
   std::optional<TimeRange> range() const { return range_; }
+  // Select a step's range (its CPU range up to the end of the GPU work it
+  // launched, which runs later) and zoom to it.
+  void selectStep(const analysis::StepStats& step);
 
   // Asks the timeline to show [start, end) (and the row of `slice`, if
   // any): keeping the zoom when it is already readable there, or (`fit`)

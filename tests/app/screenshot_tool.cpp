@@ -10,6 +10,8 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QMessageBox>
 #include <QPixmap>
 #include <QSettings>
 #include <QStandardPaths>
@@ -19,6 +21,7 @@
 
 #include <cstdio>
 
+#include "about.h"
 #include "app_setup.h"
 #include "settle.h"
 #include "gapscope/timeline/slice_queries.h"
@@ -139,6 +142,18 @@ int main(int argc, char** argv) {
   raiseDock(w, QStringLiteral("chartsDock"));
   save(&w, out, QStringLiteral("charts.png"));
 
+  // A step picked in the Steps dock: its range selected, the tables follow.
+  const auto& steps = s->gaps().steps;
+  if (!steps.empty()) {
+    s->clearSelection();
+    raiseDock(w, QStringLiteral("stepsDock"));
+    s->selectStep(steps[steps.size() / 2]);
+    save(&w, out, QStringLiteral("steps.png"));
+    raiseDock(w, QStringLiteral("kernelsDock"));
+    save(&w, out, QStringLiteral("range-kernels.png"));
+    s->setRange(std::nullopt);
+  }
+
   raiseDock(w, QStringLiteral("opsDock"));
   s->clearSelection();
   w.timeline()->fitAll();
@@ -149,5 +164,26 @@ int main(int argc, char** argv) {
   // View > Theme > Dark, as a user would pick it.
   pickTheme(w, QStringLiteral("Dark"));
   save(&w, out, QStringLiteral("dark.png"));
+  if (!dark) pickTheme(w, QStringLiteral("Light"));
+
+  QMessageBox about(QMessageBox::Information, QObject::tr("About gapscope"), aboutText(), QMessageBox::Ok, &w);
+  about.show();
+  save(&about, out, QStringLiteral("about.png"));
+  about.hide();
+
+  // The same trace cut at two thirds: what was read opens, a banner names the fault.
+  if (!trace.endsWith(QStringLiteral(".gz"))) {
+    QFile whole(trace);
+    const QString cut = out + QStringLiteral("/cut-trace.json");
+    QFile part(cut);
+    if (whole.open(QIODevice::ReadOnly) && part.open(QIODevice::WriteOnly)) {
+      part.write(whole.read(whole.size() * 2 / 3));
+      part.close();
+      w.openTrace(cut);
+      while (w.loader()->busy()) settle(50);
+      save(&w, out, QStringLiteral("read-error.png"));
+      QFile::remove(cut);
+    }
+  }
   return 0;
 }

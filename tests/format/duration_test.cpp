@@ -4,14 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include "time_limits.h"
+
 #include <limits>
 #include <span>
 
 namespace gapscope::format {
 namespace {
 
-constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
-constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+using testing::kMax;
+using testing::kMin;
 
 struct DurationCase {
   TimeNs ns;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "time_limits.h"
+
 #include <limits>
 
 namespace gapscope::format {
@@ -10,8 +12,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
-constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+using testing::kMax;
+using testing::kMin;
 
 struct PercentCase {
   double pct;

@@ -15,7 +15,7 @@ namespace gapscope::testing {
 
 inline constexpr TimeNs kUs = 1000;
 
-struct OpSpec {
+struct LoopOpTimes {
   TimeNs cpuBefore = 4 * kUs;  // CPU op time before the launch call
   TimeNs launch = 5 * kUs;     // launch call duration
   TimeNs cpuAfter = 2 * kUs;   // CPU op time after the launch call
@@ -36,7 +36,7 @@ class LoopTrace {
   }
 
   // One op: cpu_op `opName` around a launch call, the GPU activity after it.
-  LoopTrace& op(const std::string& opName, const std::string& gpuName, TimeNs gpuDur, OpSpec spec = {},
+  LoopTrace& op(const std::string& opName, const std::string& gpuName, TimeNs gpuDur, LoopOpTimes spec = {},
                 const std::string& gpuCategory = "kernel", const std::string& launchName = "cudaLaunchKernel") {
     TimeNs opStart = cpuNow_;
     TimeNs launchStart = opStart + spec.cpuBefore;

@@ -35,11 +35,7 @@ void StepsPanel::pickStep(int row) {
   const std::int64_t number = model_->integer(row, "number");
   for (const analysis::StepStats& s : session_->gaps().steps) {
     if (s.number != number) continue;
-    // The step's CPU range and the GPU work it launched, which runs later.
-    TimeRange range{s.cpuStart, s.cpuEnd};
-    for (const auto& d : s.devices) range.end = std::max(range.end, d.activeEnd);
-    session_->setRange(range);
-    session_->reveal(range.start, range.end, kNoIndex, /*fit=*/true);
+    session_->selectStep(s);
     return;
   }
 }

@@ -149,10 +149,7 @@ void UtilisationStrip::pickStepAt(double x) {
   const TimeNs t = timeline_->scale().toTime(x - timeline_->chrome().namesWidth);
   for (const analysis::StepStats& step : session_->gaps().steps) {
     if (t < step.cpuStart || t >= step.cpuEnd) continue;
-    TimeRange range{step.cpuStart, step.cpuEnd};
-    for (const auto& d : step.devices) range.end = std::max(range.end, d.activeEnd);
-    session_->setRange(range);
-    session_->reveal(range.start, range.end, kNoIndex, /*fit=*/true);
+    session_->selectStep(step);
     return;
   }
 }

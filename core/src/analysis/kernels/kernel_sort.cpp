@@ -7,20 +7,20 @@
 namespace gapscope::analysis {
 namespace {
 
-struct SortKeyName {
+struct KernelSortKeyName {
   std::string_view name;
   KernelSortKey key;
 };
 
 // Canonical names first, then the JSON field names as aliases.
-constexpr SortKeyName kSortKeys[] = {
+constexpr KernelSortKeyName kKernelSortKeys[] = {
     {"total", KernelSortKey::Total}, {"calls", KernelSortKey::Calls},   {"avg", KernelSortKey::Avg},
     {"min", KernelSortKey::Min},     {"max", KernelSortKey::Max},       {"std", KernelSortKey::StdDev},
     {"name", KernelSortKey::Name},   {"total_us", KernelSortKey::Total}, {"pct_gpu", KernelSortKey::Total},
     {"avg_us", KernelSortKey::Avg},  {"min_us", KernelSortKey::Min},    {"max_us", KernelSortKey::Max},
     {"std_us", KernelSortKey::StdDev},
 };
-constexpr std::size_t kCanonicalCount = 7;
+constexpr std::size_t kCanonicalKernelKeys = 7;
 
 double sortValue(const KernelRow& r, KernelSortKey key) {
   switch (key) {
@@ -44,7 +44,7 @@ bool tieOrder(const KernelRow& a, const KernelRow& b) {
 }  // namespace
 
 std::optional<KernelSortKey> parseKernelSortKey(std::string_view key) {
-  for (const auto& k : kSortKeys) {
+  for (const auto& k : kKernelSortKeys) {
     if (k.name == key) return k.key;
   }
   return std::nullopt;
@@ -52,7 +52,7 @@ std::optional<KernelSortKey> parseKernelSortKey(std::string_view key) {
 
 std::vector<std::string> kernelSortKeyNames() {
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < kCanonicalCount; ++i) names.emplace_back(kSortKeys[i].name);
+  for (std::size_t i = 0; i < kCanonicalKernelKeys; ++i) names.emplace_back(kKernelSortKeys[i].name);
   return names;
 }
 

@@ -8,14 +8,14 @@
 namespace gapscope::analysis {
 namespace {
 
-struct SortKeyName {
+struct OpSortKeyName {
   std::string_view name;
   OpSortKey key;
 };
 
 // Canonical names first (one per key), then aliases: JSON field names and
 // PyTorch's sort_by keys.
-constexpr SortKeyName kSortKeys[] = {
+constexpr OpSortKeyName kOpSortKeys[] = {
     {"device_total", OpSortKey::DeviceTotal},
     {"self_device", OpSortKey::SelfDevice},
     {"cpu_total", OpSortKey::CpuTotal},
@@ -41,7 +41,7 @@ constexpr SortKeyName kSortKeys[] = {
     {"cpu_time", OpSortKey::CpuAvg},
     {"count", OpSortKey::Calls},
 };
-constexpr std::size_t kCanonicalCount = 8;
+constexpr std::size_t kCanonicalOpKeys = 8;
 
 TimeNs sortValue(const OpRow& r, OpSortKey key) {
   switch (key) {
@@ -71,7 +71,7 @@ bool tieOrder(const OpRow& a, const OpRow& b) {
 }  // namespace
 
 std::optional<OpSortKey> parseOpSortKey(std::string_view key) {
-  for (const auto& k : kSortKeys) {
+  for (const auto& k : kOpSortKeys) {
     if (k.name == key) return k.key;
   }
   return std::nullopt;
@@ -79,7 +79,7 @@ std::optional<OpSortKey> parseOpSortKey(std::string_view key) {
 
 std::vector<std::string> opSortKeyNames() {
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < kCanonicalCount; ++i) names.emplace_back(kSortKeys[i].name);
+  for (std::size_t i = 0; i < kCanonicalOpKeys; ++i) names.emplace_back(kOpSortKeys[i].name);
   return names;
 }
 
