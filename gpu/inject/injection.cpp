@@ -48,8 +48,10 @@ wire::ProcessHello hello() {
     if (c == '\0') c = ' ';
   while (!args.empty() && args.back() == ' ') args.pop_back();
   h.commandLine = args;
-  h.name = readFile("/proc/self/comm");
-  while (!h.name.empty() && (h.name.back() == '\n' || h.name.back() == ' ')) h.name.pop_back();
+  // argv[0]'s file name: /proc/self/comm cuts names at 15 characters.
+  std::string argv0 = args.substr(0, args.find(' '));
+  h.name = argv0.substr(argv0.rfind('/') + 1);
+  if (h.name.empty()) h.name = "pid " + std::to_string(h.processId);
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
   h.clockAnchor = Session::now();

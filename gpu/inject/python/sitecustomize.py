@@ -8,6 +8,7 @@ every operator becomes an NVTX range "aten::NAME, seq = N" that the
 injection library records on the thread that ran it. A process that never
 uses CUDA is left alone. Any other sitecustomize on the path still runs.
 """
+import atexit
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -26,6 +27,13 @@ def _start_emit_nvtx():
     prof = torch.autograd.profiler.emit_nvtx(record_shapes=False)
     prof.__enter__()
     _state["profiler"] = prof
+    atexit.register(_stop_emit_nvtx)
+
+
+def _stop_emit_nvtx():
+    prof, _state["profiler"] = _state["profiler"], None
+    if prof is not None:
+        prof.__exit__(None, None, None)
 
 
 def _after_torch_import(torch):

@@ -37,10 +37,13 @@ def main():
     for name, per_step in want.items():
         got = sum(c for n, c in by_name.items() if name in n)
         check(got == per_step * steps * processes, f"{name}: {got} kernels (want {per_step * steps * processes})")
+    # A kernel's process is the one of the call that launched it (same
+    # correlation id); its own pid is the device, as in Kineto's traces.
+    host = {c["args"]["correlation"]: c["pid"] for c in calls}
     streams = collections.defaultdict(set)
     for k in kernels:
         base = next((w for w in want if w in k["name"]), "?")
-        streams[(k["pid"], base)].add(k["args"]["stream"])
+        streams[(host.get(k["args"]["correlation"], "?"), base)].add(k["args"]["stream"])
     check(all(len(s) == 1 for s in streams.values()), "each kernel on one stream per process: %s" %
           {f"{p}/{b}": sorted(s) for (p, b), s in streams.items()})
     per_process = collections.defaultdict(set)

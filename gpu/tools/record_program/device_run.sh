@@ -3,6 +3,7 @@
 # From the repository root, on a machine with CUDA 13, a GPU and PyTorch:
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh proof     # build, tests, functional checks
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh overhead  # medians of 5 (needs the build)
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh all       # both
 # `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
@@ -82,6 +83,7 @@ overhead() {
 machine
 case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
+  all) build; plain_program; torch_program; overhead ;;
   overhead) overhead ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)

@@ -70,7 +70,10 @@ def main():
     torch.cuda.synchronize()
     if args.profile:
         acts = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-        with torch.profiler.profile(activities=acts) as prof:
+        # A schedule makes the profiler name its steps ProfilerStep#N; one
+        # active cycle longer than the run keeps every step's events.
+        sched = torch.profiler.schedule(wait=0, warmup=0, active=args.steps + 1)
+        with torch.profiler.profile(activities=acts, schedule=sched) as prof:
             loop = run(step, args.steps, lambda i, begin: None if begin else prof.step())
         prof.export_chrome_trace(args.profile)
     else:
