@@ -52,7 +52,9 @@ struct Stream {
   CUpti_SubscriberHandle subscriber = nullptr;
 };
 
-Stream gStream;
+// Never destroyed: CUPTI may hand back buffers while the process exits,
+// after static destructors ran (seen as SIGSEGV at exit on the device).
+Stream& gStream = *new Stream;
 
 void CUPTIAPI onBufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
   *maxNumRecords = 0;
@@ -82,17 +84,19 @@ void noteDevices(const RecordSet& r) {
   gStream.devicesSeen.fetch_or(bits);
 }
 
+void giveBack(std::uint8_t* buffer) {
+  std::lock_guard lock(gStream.poolMutex);
+  gStream.free.push_back(buffer);
+}
+
 void CUPTIAPI onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize) {
+  if (!gStream.session || gStream.session->stopped()) return giveBack(buffer);  // recording is over
   RecordSet records;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) appendActivity(*record, 0, records);
   std::size_t dropped = 0;
   if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS) gStream.cuptiDropped += dropped;
-  {
-    std::lock_guard lock(gStream.poolMutex);
-    gStream.free.push_back(buffer);
-  }
-  if (!gStream.session || gStream.session->stopped()) return;
+  giveBack(buffer);
   noteDevices(records);
   std::string frames;
   std::uint64_t n = wire::encodeRecords(frames, records);
@@ -197,6 +201,7 @@ bool startActivityStream(Session& s, std::string* error) {
 void flushActivityStream(Session& s, bool final) {
   std::lock_guard lock(gStream.flushMutex);
   if (gStream.enabled) cuptiActivityFlushAll(final ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+  flushNvtxBatches();
   sendDevicesAndStats(s);
 }
 

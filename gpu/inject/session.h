@@ -55,5 +55,7 @@ bool startActivityStream(Session& s, std::string* error);
 // partly filled buffers out too.
 void flushActivityStream(Session& s, bool final);
 void stopActivityStream();
+// Sends the NVTX ranges waiting in every thread's batch (nvtx_injection.cpp).
+void flushNvtxBatches();
 
 }  // namespace gapscope::gpu::inject

@@ -17,9 +17,12 @@ bool RecordChannel::tryPush(std::string frames, std::uint64_t records) {
   {
     std::lock_guard lock(mutex_);
     if (!closing_ && !peerGone_ && queuedBytes_ + frames.size() <= capacity_) {
+      bool wasEmpty = queue_.empty();
       queuedBytes_ += frames.size();
       queue_.push_back(std::move(frames));
-      wake_.notify_one();
+      // The sender waits only on an empty queue: waking it for every push
+      // would cost the pushing thread a system call each time.
+      if (wasEmpty) wake_.notify_one();
       return true;
     }
     if (peerGone_ || closing_) return false;  // recording over: not a loss

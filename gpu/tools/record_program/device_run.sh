@@ -63,6 +63,10 @@ torch_program() {
   "$CLI" gaps "$W/mlp_torch.json" --per-step --format json > "$W/mlp_torch_gaps.json" 2>> "$R"
   log "per step, the same analysis of both traces"
   run python3 "$HERE/compare_steps.py" "$W/mlp_gaps.json" "$W/mlp_torch_gaps.json" 20
+  log "the same without operator ranges (--no-torch-ops)"
+  run timeout 180 "$CLI" record --no-torch-ops -o "$W/mlp_noops.json.gz" -- python3 "$HERE/torch_steps.py" --mode mlp --steps 20
+  "$CLI" gaps "$W/mlp_noops.json.gz" --per-step --format json > "$W/mlp_noops_gaps.json" 2>> "$R"
+  run python3 "$HERE/compare_steps.py" "$W/mlp_noops_gaps.json" "$W/mlp_torch_gaps.json" 20
   log "operators in the recorded trace (ops) and the gaps they are blamed for"
   run "$CLI" ops "$W/mlp.json.gz" --limit 12
   run "$CLI" gaps "$W/mlp.json.gz" --limit 5
