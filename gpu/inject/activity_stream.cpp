@@ -3,7 +3,6 @@
 // frames and offered to the channel, then reused at once. When the pool is
 // empty CUPTI drops records and counts them; when the channel is full it
 // refuses them and counts them: both counts reach the recorder.
-#include <cuda_runtime.h>
 #include <cupti.h>
 
 #include <algorithm>
@@ -16,7 +15,6 @@
 #include <vector>
 
 #include "activity_parse.h"
-#include "device_info.h"
 #include "gapscope/gpu/wire.h"
 #include "session.h"
 
@@ -31,7 +29,6 @@ using cuda::recordedActivityKinds;
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;  // small: records reach the recorder sooner
 constexpr std::size_t kAlign = 8;
 constexpr auto kFlushPeriod = std::chrono::milliseconds(500);
-constexpr std::uint32_t kMaxDevices = 64;
 
 struct Stream {
   Session* session = nullptr;
@@ -40,8 +37,6 @@ struct Stream {
   std::size_t allocated = 0;
   std::size_t maxBuffers = 0;
   std::atomic<std::uint64_t> cuptiDropped{0};
-  std::atomic<std::uint64_t> devicesSeen{0};  // bit per device id (< 64)
-  std::uint64_t devicesSent = 0;
   std::uint64_t statsSent[2] = {0, 0};
   std::mutex flushMutex;
   std::thread flusher;
@@ -73,17 +68,6 @@ void CUPTIAPI onBufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRe
   *size = b ? kBufferBytes : 0;
 }
 
-void noteDevices(const RecordSet& r) {
-  std::uint64_t bits = 0;
-  for (const auto& k : r.kernels)
-    if (k.deviceId < kMaxDevices) bits |= std::uint64_t{1} << k.deviceId;
-  for (const auto& m : r.memcpys)
-    if (m.deviceId < kMaxDevices) bits |= std::uint64_t{1} << m.deviceId;
-  for (const auto& m : r.memsets)
-    if (m.deviceId < kMaxDevices) bits |= std::uint64_t{1} << m.deviceId;
-  gStream.devicesSeen.fetch_or(bits);
-}
-
 void giveBack(std::uint8_t* buffer) {
   std::lock_guard lock(gStream.poolMutex);
   gStream.free.push_back(buffer);
@@ -97,7 +81,6 @@ void CUPTIAPI onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffe
   std::size_t dropped = 0;
   if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS) gStream.cuptiDropped += dropped;
   giveBack(buffer);
-  noteDevices(records);
   std::string frames;
   std::uint64_t n = wire::encodeRecords(frames, records);
   if (n > 0) gStream.session->channel().tryPush(std::move(frames), n);
@@ -128,25 +111,18 @@ bool subscribeProfilerApi(std::string* error) {
   return true;
 }
 
-// Descriptions of devices seen since the last call, and the drop counts.
-void sendDevicesAndStats(Session& s) {
-  std::uint64_t seen = gStream.devicesSeen.load();
-  std::string frames;
-  for (std::uint32_t id = 0; id < kMaxDevices; ++id) {
-    std::uint64_t bit = std::uint64_t{1} << id;
-    if (!(seen & bit) || (gStream.devicesSent & bit)) continue;
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, static_cast<int>(id)) != cudaSuccess) continue;
-    wire::encode(frames, cuda::deviceInfoOf(static_cast<int>(id), prop));
-    gStream.devicesSent |= bit;
-  }
+// The drop counts, when they changed. Devices are described by the
+// recorder (localDevices()), so the recorded program never calls the CUDA
+// runtime for us: doing so at exit was a suspect of the crashes at exit
+// seen on the device.
+void sendStats(Session& s) {
   wire::ChannelStats stats{gStream.cuptiDropped.load(), s.channel().droppedRecords()};
-  if (stats.cuptiDropped != gStream.statsSent[0] || stats.channelDropped != gStream.statsSent[1]) {
-    wire::encode(frames, stats);
-    gStream.statsSent[0] = stats.cuptiDropped;
-    gStream.statsSent[1] = stats.channelDropped;
-  }
-  if (!frames.empty()) s.channel().pushControl(std::move(frames));
+  if (stats.cuptiDropped == gStream.statsSent[0] && stats.channelDropped == gStream.statsSent[1]) return;
+  std::string frame;
+  wire::encode(frame, stats);
+  gStream.statsSent[0] = stats.cuptiDropped;
+  gStream.statsSent[1] = stats.channelDropped;
+  s.channel().pushControl(std::move(frame));
 }
 
 void disableActivities() {
@@ -202,7 +178,7 @@ void flushActivityStream(Session& s, bool final) {
   std::lock_guard lock(gStream.flushMutex);
   if (gStream.enabled) cuptiActivityFlushAll(final ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
   flushNvtxBatches();
-  sendDevicesAndStats(s);
+  sendStats(s);
 }
 
 void stopActivityStream() {

@@ -17,7 +17,6 @@
 #include <mutex>
 
 #include <cuda.h>
-#include <cuda_runtime.h>
 #include <cupti.h>
 
 #include "gapscope/gpu/wire.h"
@@ -58,7 +57,6 @@ wire::ProcessHello hello() {
   h.wallClockAtAnchor = std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
   int v = 0;
   if (cuDriverGetVersion(&v) == CUDA_SUCCESS) h.cudaDriverVersion = v;
-  if (cudaRuntimeGetVersion(&v) == cudaSuccess) h.cudaRuntimeVersion = v;
   std::uint32_t cupti = 0;
   if (cuptiGetVersion(&cupti) == CUPTI_SUCCESS) h.cuptiVersion = static_cast<std::int32_t>(cupti);
   return h;

@@ -51,7 +51,7 @@ class Session {
 
 // The CUPTI side (activity_stream.cpp).
 bool startActivityStream(Session& s, std::string* error);
-// Flushes CUPTI, sends device descriptions and drop counts; `final` forces
+// Flushes CUPTI and the NVTX batches, sends the drop counts; `final` forces
 // partly filled buffers out too.
 void flushActivityStream(Session& s, bool final);
 void stopActivityStream();

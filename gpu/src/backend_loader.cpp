@@ -64,7 +64,7 @@ LoadedBackend load() {
     auto entry = reinterpret_cast<GapscopeGpuBackendEntry>(dlsym(handle, kBackendEntryPoint));
     const BackendApi* api = entry ? entry() : nullptr;
     if (!api || api->abi != kBackendAbi || api->resultSize != sizeof(BackendResult) ||
-        api->optionsSize != sizeof(ResolvedOptions) || !api->probe || !api->run) {
+        api->optionsSize != sizeof(ResolvedOptions) || !api->probe || !api->run || !api->describeDevices) {
       b.why = Unavailable::BackendMissing;
       b.error = "the CUDA recorder module " + b.path +
                 " does not match this gapscope build (rebuild or reinstall both together)";

@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "gapscope/gpu/program_recorder.h"
 #include "gapscope/gpu/program_trace.h"
+#include "gapscope/gpu/recorder.h"
 #include "gapscope/gpu/wire.h"
 #include "launch.h"
 
@@ -37,6 +39,20 @@ struct Connection {
 
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// Devices the records use but no process described (the injection library
+// leaves that to the recorder, so the program never calls the CUDA runtime
+// for it), from this process's view of the machine.
+void describeDevices(RecordSet& r) {
+  std::set<std::uint32_t> used;
+  for (const auto& k : r.kernels) used.insert(k.deviceId);
+  for (const auto& m : r.memcpys) used.insert(m.deviceId);
+  for (const auto& m : r.memsets) used.insert(m.deviceId);
+  for (const auto& d : r.devices) used.erase(static_cast<std::uint32_t>(d.id));
+  if (used.empty()) return;
+  for (DeviceInfo& d : localDevices())
+    if (used.count(static_cast<std::uint32_t>(d.id))) r.devices.push_back(std::move(d));
 }
 
 }  // namespace
@@ -219,6 +235,7 @@ ProgramRecordingResult ProgramRecording::Impl::result(StopReason why) {
     out.processes.push_back(std::move(p));
   }
   out.records = mergeProcesses(std::move(sets), info);
+  describeDevices(out.records);
   return out;
 }
 

@@ -72,6 +72,18 @@ torch_program() {
   run "$CLI" gaps "$W/mlp.json.gz" --limit 5
 }
 
+# The plain program recorded 8 times with a stack report on a crash: a
+# recorded program must end as it would untraced.
+exit_check() {
+  cc -shared -fPIC -O1 -g "$HERE/segv_report.c" -o "$W/libsegv_report.so" || return
+  log "8 recordings of the plain program (2 steps), exit status and a stack on any crash"
+  for i in 1 2 3 4 5 6 7 8; do
+    LD_PRELOAD="$W/libsegv_report.so" timeout 60 "$CLI" record -o "$W/exit_$i.json.gz" -- "$W/two_streams_graph" 2 > "$W/exit_$i.log" 2>&1
+    echo "run $i: exit $? $(grep -c 'ended without' "$W/exit_$i.log") unclean" >> "$R"
+    grep -A30 '== SIG' "$W/exit_$i.log" >> "$R"
+  done
+}
+
 overhead() {
   if [ -n "${BIN_TAR:-}" ]; then
     mkdir -p "$BUILD" && tar -C "$BUILD" -xzf "$BIN_TAR"
@@ -87,7 +99,8 @@ overhead() {
 machine
 case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
-  all) build; plain_program; torch_program; overhead ;;
+  all) build; plain_program; exit_check; torch_program; overhead ;;
+  check) build; plain_program; exit_check; torch_program ;;
   overhead) overhead ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
