@@ -1,7 +1,7 @@
 """Per-step figures of two traces of the same PyTorch program, one recorded
 by `gapscope-cli record -- CMD`, one by torch.profiler, both read by the same
 analysis (`gapscope-cli gaps --per-step --format json`): kernels per step,
-GPU busy as a share of the step time, median step time.
+median GPU busy per step and as a share of its step, median step time.
 
   python3 compare_steps.py GAPS_GAPSCOPE.json GAPS_TORCH.json STEPS
 """
@@ -18,8 +18,11 @@ def figures(path, steps):
     kernels = [s["kernels"] for s in rows]
     dur = [s["cpu_dur_us"] for s in rows]
     busy = [sum(d["busy_us"] for d in s["devices"]) for s in rows]
+    # Medians: torch.profiler's first step carries the profiler's start-up.
+    share = [100.0 * b / d for b, d in zip(busy, dur) if d > 0]
     return {"steps": len(rows), "kernels": kernels, "median_step_us": statistics.median(dur) if dur else 0,
-            "busy_pct": 100.0 * sum(busy) / sum(dur) if dur else 0}
+            "median_busy_us": statistics.median(busy) if busy else 0,
+            "busy_pct": statistics.median(share) if share else 0}
 
 
 def main():
@@ -30,7 +33,9 @@ def main():
     print(f"                  torch    {t['kernels']}")
     diff = max((abs(a - b) for a, b in zip(g["kernels"], t["kernels"])), default=-1)
     print(f"max |difference| of kernels per step: {diff}")
-    print(f"GPU busy (share of step time): gapscope {g['busy_pct']:.2f}%, torch.profiler {t['busy_pct']:.2f}%, "
+    print(f"GPU busy per step (median): gapscope {g['median_busy_us']:.1f} us, torch.profiler "
+          f"{t['median_busy_us']:.1f} us")
+    print(f"GPU busy, share of the step (median): gapscope {g['busy_pct']:.2f}%, torch.profiler {t['busy_pct']:.2f}%, "
           f"difference {g['busy_pct'] - t['busy_pct']:+.2f} points")
     ratio = g["median_step_us"] / t["median_step_us"] if t["median_step_us"] else 0
     print(f"median step time: gapscope {g['median_step_us']:.1f} us, torch.profiler {t['median_step_us']:.1f} us, "
