@@ -253,8 +253,8 @@ int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("record",
                      "record --workload NAME [--size N] [--steps N] [--variant V] [--warmup N] [--device N] -o FILE "
-                     "[--check] [--sync-each-step] [--compare-untraced] [--no-trace] [--pool-mb N] [--format text|json]\n"
-                     "  record [-o FILE] [--duration S] [--delay S] [--capture-range cudaProfilerApi|nvtx:NAME] "
+                     "[--check] [--sync-each-step] [--compare-untraced] [--no-trace] [--pool-mb N] [--format text|json]"
+                     " | record [-o FILE] [--duration S] [--delay S] [--capture-range cudaProfilerApi|nvtx:NAME] "
                      "[--kill-on-stop] [--torch-ops|--no-torch-ops] [--allow-no-gpu] [--pool-mb N] -- CMD ARGS...",
                      "run a bundled GPU workload, or your own program (after --, children included), under CUPTI, "
                      "save the trace (.json or .json.gz) and print kernels per step or the summary, GPU "
