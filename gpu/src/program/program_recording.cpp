@@ -189,7 +189,8 @@ StopReason ProgramRecording::Impl::receive(const StopRequest* stop) {
     }
     if (childDone && endedAt == Clock::time_point{}) endedAt = now;
     bool graceOver = endedAt != Clock::time_point{} && now - endedAt > seconds(options.graceSeconds);
-    if (interrupted && ((childDone && !anyOpen()) || graceOver)) return StopReason::Interrupted;
+    bool again = interrupted && stop->count.load() > 1;  // a second Ctrl-C: no more waiting
+    if (interrupted && ((childDone && !anyOpen()) || graceOver || again)) return StopReason::Interrupted;
     if (childDone && (!anyOpen() || graceOver)) return StopReason::ProgramEnded;
     if (timed && now >= stopAt) return StopReason::Duration;
   }
