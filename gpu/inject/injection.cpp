@@ -136,14 +136,15 @@ void Session::note(const std::string& text) {
 }
 
 void Session::finish() {
-  if (finished_.exchange(true)) return;
-  flushActivityStream(*this, true);
-  stopActivityStream();
-  stopped_ = true;
-  std::string frame;
-  wire::encodeBye(frame);
-  channel_->pushControl(std::move(frame));
-  channel_->close(std::chrono::seconds(10));
+  std::call_once(finished_, [this] {
+    flushActivityStream(*this, true);
+    stopActivityStream();
+    stopped_ = true;
+    std::string frame;
+    wire::encodeBye(frame);
+    channel_->pushControl(std::move(frame));
+    channel_->close(std::chrono::seconds(10));
+  });
 }
 
 }  // namespace gapscope::gpu::inject
@@ -158,5 +159,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     s->note("CUDA activity is not recorded: " + error);
     std::fprintf(stderr, "gapscope: %s\n", error.c_str());
   }
+  gapscope::gpu::inject::flushOnTerminatingSignals(*s);
   return 1;
 }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "gapscope/gpu/record_channel.h"
@@ -34,7 +35,8 @@ class Session {
   // Recording is over (the recorder closed its end) or the process ends.
   bool stopped() const { return stopped_.load() || channel_->peerGone(); }
 
-  // At exit: the last records, the drop counts, goodbye.
+  // At exit (or on a terminating signal): the last records, the drop
+  // counts, goodbye. Runs once; a second caller waits until it is done.
   void finish();
 
  private:
@@ -46,7 +48,7 @@ class Session {
   std::string captureNvtxName_;
   std::size_t poolBytes_ = std::size_t{64} << 20;
   std::atomic<bool> stopped_{false};
-  std::atomic<bool> finished_{false};
+  std::once_flag finished_;
 };
 
 // The CUPTI side (activity_stream.cpp).
@@ -57,5 +59,7 @@ void flushActivityStream(Session& s, bool final);
 void stopActivityStream();
 // Sends the NVTX ranges waiting in every thread's batch (nvtx_injection.cpp).
 void flushNvtxBatches();
+// SIGINT/SIGTERM left at their default: finish, then die of it (signals.cpp).
+void flushOnTerminatingSignals(Session& s);
 
 }  // namespace gapscope::gpu::inject

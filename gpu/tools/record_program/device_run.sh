@@ -31,8 +31,22 @@ build() {
     tar -czf "$OUT/bin.tar.gz" cli/gapscope-cli gpu/libgapscope_gpu_cuda.so gpu/libgapscope_inject.so )
 }
 
-plain_program() {
+compile_program() {
   nvcc -O2 -arch=sm_90 "$HERE/two_streams_graph.cu" -o "$W/two_streams_graph" -ldl || exit 1
+}
+
+# Signals the program leaves at their default: it flushes, then dies of them.
+signals() {
+  log "SIGINT to the recorder 4 s into a long run: forwarded, the program flushes and ends with 130"
+  "$CLI" record -o "$W/sigint.json.gz" -- "$W/two_streams_graph" 1000000 >> "$R" 2>&1 &
+  local pid=$!
+  sleep 4; kill -INT "$pid"; wait "$pid"; echo "record exit $?" >> "$R"
+  log "--duration 2 --kill-on-stop on a long run: SIGTERM after 2 s of recording, status 143"
+  run timeout 60 "$CLI" record --duration 2 --kill-on-stop -o "$W/duration.json.gz" -- "$W/two_streams_graph" 1000000
+}
+
+plain_program() {
+  compile_program
   log "plain nvcc program: two streams and a CUDA graph, 10 steps"
   run timeout 120 "$CLI" record -o "$W/plain.json.gz" -- "$W/two_streams_graph" 10
   run python3 "$HERE/check_trace.py" "$W/plain.json.gz" 10 1
@@ -101,6 +115,7 @@ case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
   all) build; plain_program; exit_check; torch_program; overhead ;;
   check) build; plain_program; exit_check; torch_program ;;
+  signals) build; compile_program; signals ;;
   overhead) overhead ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
