@@ -99,12 +99,23 @@ std::string joined(const std::vector<std::string>& words) {
   return s;
 }
 
+// Stopped by --duration, a process that has not said goodbye is still
+// running: the records it keeps are after the stop and not wanted.
+bool stillRunning(const gpu::ProgramRecordingResult& r, const gpu::RecordedProcess& p) {
+  return !p.cleanEnd && r.stopReason == gpu::StopReason::Duration;
+}
+
 void printProcesses(std::ostream& out, const gpu::ProgramRecordingResult& r) {
   out << "Processes:    " << r.processes.size() << " used CUDA\n";
   for (const auto& p : r.processes) {
     out << "  pid " << p.processId << " " << p.name << ": " << p.records << " records";
-    if (p.outsideCapture) out << " (" << p.outsideCapture << " outside the capture range, left out)";
-    out << (p.cleanEnd ? "" : "; ended without its final flush (killed, crashed or still running)") << "\n";
+    if (p.outsideCapture) out << " (" << p.outsideCapture << " outside the recording window or capture range, left out)";
+    if (stillRunning(r, p)) {
+      out << "; still running when recording stopped";
+    } else if (!p.cleanEnd) {
+      out << "; ended without its final flush (killed or crashed)";
+    }
+    out << "\n";
   }
 }
 
@@ -119,7 +130,8 @@ std::vector<std::string> recordingWarnings(const gpu::ProgramRecordingResult& r)
                   std::to_string(p.channelDropped) +
                   " because the channel to the recorder was full); a larger --pool-mb keeps more");
     }
-    if (!p.cleanEnd) w.push_back(who + ": its records after the last delivered buffer are missing");
+    if (!p.cleanEnd && !stillRunning(r, p))
+      w.push_back(who + ": its records after the last delivered buffer are missing");
     if (!p.error.empty()) w.push_back(who + ": " + p.error + " (what came before is kept)");
   }
   if (r.processes.empty())
