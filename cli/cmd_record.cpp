@@ -9,6 +9,7 @@
 
 #include "command.h"
 #include "output.h"
+#include "record_program.h"
 
 #if GAPSCOPE_HAVE_GPU
 #include "gapscope/analysis/gaps.h"
@@ -197,6 +198,7 @@ void printJson(std::ostream& out, const Recording& r) {
 }
 
 int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.hasProgram()) return runRecordProgram(args, out, err);
   Recording r;
   r.options = recordOptions(args);
   OutputFormat format = formatOption(args);
@@ -239,7 +241,8 @@ int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
 
 #else
 
-int runRecord(const Args&, std::ostream&, std::ostream& err) {
+int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.hasProgram()) return runRecordProgram(args, out, err);
   err << "gapscope-cli record: this gapscope-cli was built without the GPU recorder (GAPSCOPE_BUILD_GPU=OFF)\n";
   return 1;
 }
@@ -250,9 +253,14 @@ int runRecord(const Args&, std::ostream&, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("record",
                      "record --workload NAME [--size N] [--steps N] [--variant V] [--warmup N] [--device N] -o FILE "
-                     "[--check] [--sync-each-step] [--compare-untraced] [--no-trace] [--format text|json]",
-                     "run a bundled GPU workload under CUPTI, save the trace (.json or .json.gz) and print "
-                     "kernels per step, GPU utilisation and the gap verdict",
-                     {"check", "sync-each-step", "compare-untraced", "no-trace"}, runRecord);
+                     "[--check] [--sync-each-step] [--compare-untraced] [--no-trace] [--pool-mb N] [--format text|json]"
+                     " | record [-o FILE] [--duration S] [--delay S] [--capture-range cudaProfilerApi|nvtx:NAME] "
+                     "[--kill-on-stop] [--torch-ops|--no-torch-ops] [--allow-no-gpu] [--pool-mb N] -- CMD ARGS...",
+                     "run a bundled GPU workload, or your own program (after --, children included), under CUPTI, "
+                     "save the trace (.json or .json.gz) and print kernels per step or the summary, GPU "
+                     "utilisation and the gaps; with a program, exit with its exit status",
+                     {"check", "sync-each-step", "compare-untraced", "no-trace", "kill-on-stop", "torch-ops",
+                      "no-torch-ops", "allow-no-gpu"},
+                     runRecord);
 
 }  // namespace gapscope::cli

@@ -19,6 +19,9 @@ class Args {
                                    const std::vector<std::string>& flags,
                                    std::string* error);
   const std::vector<std::string>& positional() const { return positional_; }
+  // What follows "--": a program and its arguments, taken as they are.
+  bool hasProgram() const { return hasProgram_; }
+  const std::vector<std::string>& program() const { return program_; }
   bool has(const std::string& key) const { return options_.count(key) != 0; }
   std::string get(const std::string& key, const std::string& fallback = "") const;
   // Throws std::invalid_argument naming the option when not a number.
@@ -32,6 +35,8 @@ class Args {
 
  private:
   std::vector<std::string> positional_;
+  std::vector<std::string> program_;
+  bool hasProgram_ = false;
   std::map<std::string, std::string> options_;
 };
 

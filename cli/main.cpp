@@ -26,6 +26,11 @@ std::optional<Args> Args::parse(const std::vector<std::string>& argv,
   Args args;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    if (a == "--") {  // the rest is a program to run, with its own arguments
+      args.program_.assign(argv.begin() + static_cast<std::ptrdiff_t>(i) + 1, argv.end());
+      args.hasProgram_ = true;
+      break;
+    }
     if (a == "-o") {  // the one short option: the output path
       if (i + 1 >= argv.size()) {
         *error = "option -o needs a value";
@@ -134,6 +139,7 @@ static int runMain(int argc, char** argv) {
   const Command& cmd = it->second;
   std::vector<std::string> rest(words.begin() + 1, words.end());
   for (const auto& w : rest) {
+    if (w == "--") break;  // a program's own --help is its business
     if (w == "--help" || w == "-h") {
       std::cout << "Usage: gapscope-cli " << cmd.usage << "\n" << cmd.summary << "\n";
       return 0;

@@ -160,6 +160,19 @@ std::uint64_t startOf(const CUpti_Activity& a) {
 
 }  // namespace
 
+const std::vector<ActivityKind>& recordedActivityKinds() {
+  static const std::vector<ActivityKind> kinds = {
+      {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"},
+      {CUPTI_ACTIVITY_KIND_MEMCPY, "CUPTI_ACTIVITY_KIND_MEMCPY"},
+      {CUPTI_ACTIVITY_KIND_MEMSET, "CUPTI_ACTIVITY_KIND_MEMSET"},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, "CUPTI_ACTIVITY_KIND_RUNTIME"},
+      {CUPTI_ACTIVITY_KIND_DRIVER, "CUPTI_ACTIVITY_KIND_DRIVER"},
+      {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
+      {CUPTI_ACTIVITY_KIND_OVERHEAD, "CUPTI_ACTIVITY_KIND_OVERHEAD"},
+  };
+  return kinds;
+}
+
 std::string apiNameWithoutVersion(const char* name) {
   std::string s(name);
   auto pos = s.rfind("_v");

@@ -5,10 +5,20 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gapscope/gpu/records.h"
 
 namespace gapscope::gpu::cuda {
+
+struct ActivityKind {
+  CUpti_ActivityKind kind;
+  const char* name;  // for error messages
+};
+
+// What gapscope records: kernels, memcpys, memsets, runtime and driver
+// calls, synchronisations and CUPTI's overhead.
+const std::vector<ActivityKind>& recordedActivityKinds();
 
 // Appends `a` to `out` when it is a kind we keep and started at or after
 // `keepFrom` (CUPTI timestamp); ignores everything else.

@@ -21,21 +21,6 @@ CuptiSession* gActive = nullptr;
 
 constexpr std::size_t kAlign = 8;  // CUPTI requires 8-byte aligned buffers
 
-struct ActivityKind {
-  CUpti_ActivityKind kind;
-  const char* name;
-};
-
-constexpr ActivityKind kKinds[] = {
-    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"},
-    {CUPTI_ACTIVITY_KIND_MEMCPY, "CUPTI_ACTIVITY_KIND_MEMCPY"},
-    {CUPTI_ACTIVITY_KIND_MEMSET, "CUPTI_ACTIVITY_KIND_MEMSET"},
-    {CUPTI_ACTIVITY_KIND_RUNTIME, "CUPTI_ACTIVITY_KIND_RUNTIME"},
-    {CUPTI_ACTIVITY_KIND_DRIVER, "CUPTI_ACTIVITY_KIND_DRIVER"},
-    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
-    {CUPTI_ACTIVITY_KIND_OVERHEAD, "CUPTI_ACTIVITY_KIND_OVERHEAD"},
-};
-
 void CUPTIAPI onBufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
   CuptiSession::requestBuffer(buffer, size, maxNumRecords);
 }
@@ -82,7 +67,7 @@ void CuptiSession::start() {
   GS_CHECK(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
   GS_CHECK(cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted));
   started_ = true;
-  for (const ActivityKind& k : kKinds) {
+  for (const ActivityKind& k : recordedActivityKinds()) {
     CUptiResult r = cuptiActivityEnable(k.kind);
     if (r != CUPTI_SUCCESS) {
       throw CudaFailure(std::string("cuptiActivityEnable(") + k.name + ") failed: " + cuptiResultText(r),

@@ -15,6 +15,7 @@
 
 #include "cuda_check.h"
 #include "cupti_session.h"
+#include "device_info.h"
 #include "probe.h"
 #include "workload.h"
 
@@ -57,28 +58,6 @@ struct DeviceResources {
     ctx.ltWorkspaceBytes = kLtWorkspaceBytes;
   }
 };
-
-DeviceInfo deviceInfoOf(int id, const cudaDeviceProp& p) {
-  DeviceInfo d;
-  d.id = id;
-  d.name = p.name;
-  d.computeMajor = p.major;
-  d.computeMinor = p.minor;
-  d.numSms = p.multiProcessorCount;
-  d.warpSize = p.warpSize;
-  d.maxThreadsPerBlock = p.maxThreadsPerBlock;
-  d.maxThreadsPerMultiprocessor = p.maxThreadsPerMultiProcessor;
-  d.maxBlocksPerMultiprocessor = p.maxBlocksPerMultiProcessor;
-  d.regsPerBlock = p.regsPerBlock;
-  d.regsPerMultiprocessor = p.regsPerMultiprocessor;
-  d.sharedMemPerBlock = static_cast<std::int64_t>(p.sharedMemPerBlock);
-  d.sharedMemPerBlockOptin = static_cast<std::int64_t>(p.sharedMemPerBlockOptin);
-  d.sharedMemPerMultiprocessor = static_cast<std::int64_t>(p.sharedMemPerMultiprocessor);
-  d.reservedSharedMemPerBlock = static_cast<std::int64_t>(p.reservedSharedMemPerBlock);
-  d.totalGlobalMem = static_cast<std::int64_t>(p.totalGlobalMem);
-  d.l2CacheSize = p.l2CacheSize;
-  return d;
-}
 
 bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 

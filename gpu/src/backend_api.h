@@ -16,7 +16,7 @@
 
 namespace gapscope::gpu::detail {
 
-inline constexpr std::uint32_t kBackendAbi = 1;
+inline constexpr std::uint32_t kBackendAbi = 2;
 inline constexpr const char* kBackendEntryPoint = "gapscope_gpu_backend_v1";
 
 // RecordOptions with every default resolved and validated by the caller.
@@ -49,6 +49,8 @@ struct BackendApi {
   Availability (*probe)(int device, bool cupti) = nullptr;
   void (*run)(const ResolvedOptions& options, const ProgressCallback& progress,
               const std::atomic<bool>* cancel, BackendResult& out) = nullptr;
+  // Every CUDA device this process sees (none without a driver).
+  void (*describeDevices)(std::vector<DeviceInfo>& out) = nullptr;
 };
 
 }  // namespace gapscope::gpu::detail

@@ -1,6 +1,7 @@
-// Locating libgapscope_gpu_cuda.so: $GAPSCOPE_GPU_MODULE, then beside the
-// executable and in ../lib/gapscope (a relocated install), then the
-// configured install directory, then the build tree.
+// Locating libgapscope_gpu_cuda.so (and, through installedFileCandidates,
+// the injection library): $GAPSCOPE_GPU_MODULE, then beside the executable
+// and in ../lib/gapscope (a relocated install), then the configured install
+// directory, then the build tree.
 #include "backend_loader.h"
 
 #include <dlfcn.h>
@@ -21,21 +22,18 @@ namespace fs = std::filesystem;
 #endif
 
 std::vector<fs::path> candidatePaths() {
-  std::vector<fs::path> paths;
-  if (const char* env = std::getenv("GAPSCOPE_GPU_MODULE"); env && *env) paths.emplace_back(env);
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    paths.push_back(exe.parent_path() / GAPSCOPE_GPU_MODULE_NAME);
-    paths.push_back(exe.parent_path() / ".." / "lib" / "gapscope" / GAPSCOPE_GPU_MODULE_NAME);
-  }
+  return installedFileCandidates("GAPSCOPE_GPU_MODULE", GAPSCOPE_GPU_MODULE_NAME,
 #ifdef GAPSCOPE_GPU_MODULE_INSTALL_PATH
-  paths.emplace_back(GAPSCOPE_GPU_MODULE_INSTALL_PATH);
+                                 GAPSCOPE_GPU_MODULE_INSTALL_PATH,
+#else
+                                 nullptr,
 #endif
 #ifdef GAPSCOPE_GPU_MODULE_BUILD_PATH
-  paths.emplace_back(GAPSCOPE_GPU_MODULE_BUILD_PATH);
+                                 GAPSCOPE_GPU_MODULE_BUILD_PATH
+#else
+                                 nullptr
 #endif
-  return paths;
+  );
 }
 
 LoadedBackend load() {
@@ -66,7 +64,7 @@ LoadedBackend load() {
     auto entry = reinterpret_cast<GapscopeGpuBackendEntry>(dlsym(handle, kBackendEntryPoint));
     const BackendApi* api = entry ? entry() : nullptr;
     if (!api || api->abi != kBackendAbi || api->resultSize != sizeof(BackendResult) ||
-        api->optionsSize != sizeof(ResolvedOptions) || !api->probe || !api->run) {
+        api->optionsSize != sizeof(ResolvedOptions) || !api->probe || !api->run || !api->describeDevices) {
       b.why = Unavailable::BackendMissing;
       b.error = "the CUDA recorder module " + b.path +
                 " does not match this gapscope build (rebuild or reinstall both together)";
@@ -86,6 +84,21 @@ LoadedBackend load() {
 }
 
 }  // namespace
+
+std::vector<fs::path> installedFileCandidates(const char* envVar, const std::string& fileName,
+                                              const char* installPath, const char* buildPath) {
+  std::vector<fs::path> paths;
+  if (const char* env = std::getenv(envVar); env && *env) paths.emplace_back(env);
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    paths.push_back(exe.parent_path() / fileName);
+    paths.push_back(exe.parent_path() / ".." / "lib" / "gapscope" / fileName);
+  }
+  if (installPath) paths.emplace_back(installPath);
+  if (buildPath) paths.emplace_back(buildPath);
+  return paths;
+}
 
 const LoadedBackend& loadBackend() {
   static const LoadedBackend backend = load();

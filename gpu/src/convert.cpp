@@ -112,7 +112,12 @@ class Converter {
     StringId userAnnotation, cpuOp, runtime, driver, kernel, memcpy, memset, sync, overhead, flow;
   };
 
-  ChromeId cpuPid() const { return b_.numericId(r_.processId); }
+  // The host process of a record: in a recording of several processes (a
+  // program and its children) the one the record names, else the recording's.
+  std::uint32_t pidOf(std::uint32_t recordPid) const {
+    return r_.processes.empty() || recordPid == 0 ? r_.processId : recordPid;
+  }
+  ChromeId cpuPid(std::uint32_t recordPid) const { return b_.numericId(pidOf(recordPid)); }
   ChromeId num(std::int64_t n) const { return b_.numericId(n); }
 
   void indexDevices() {
@@ -123,7 +128,7 @@ class Converter {
     for (const auto& m : r_.memsets) contextDevice_.emplace(m.contextId, m.deviceId);
   }
 
-  void noteGpuOp(std::uint32_t correlation, std::uint64_t start, std::uint32_t device,
+  void noteGpuOp(std::uint64_t correlation, std::uint64_t start, std::uint32_t device,
                  std::uint32_t stream) {
     streams_.insert({device, stream});
     if (correlation == 0) return;
@@ -142,19 +147,34 @@ class Converter {
     return it != contextDevice_.end() ? it->second : s.deviceId;
   }
 
+  std::string processName(std::uint32_t pid) const {
+    for (const auto& p : r_.processes)
+      if (p.processId == pid && !p.name.empty()) return p.name;
+    if (pid == r_.processId && !r_.processName.empty()) return r_.processName;
+    return "gapscope";
+  }
+
   void addProcessesAndThreads() {
-    std::string pname = r_.processName.empty() ? "gapscope" : r_.processName;
-    ChromeId pid = cpuPid();
-    b_.setProcessName(pid, pname);
-    b_.setProcessLabels(pid, "CPU");
-    b_.setProcessSortIndex(pid, r_.processId);
-    std::set<std::uint32_t> threads;
-    for (const auto& a : r_.apiCalls) threads.insert(a.threadId);
-    for (const auto& h : r_.ranges) threads.insert(h.threadId);
-    for (std::uint32_t tid : threads) {
+    std::set<std::pair<std::uint32_t, std::uint32_t>> threads;  // (pid, tid)
+    threads.emplace(r_.processId, 0);  // the recording's process is always named
+    for (const auto& a : r_.apiCalls) threads.emplace(pidOf(a.processId), a.threadId);
+    for (const auto& h : r_.ranges) threads.emplace(pidOf(h.processId), h.threadId);
+    for (const auto& p : r_.processes) threads.emplace(p.processId, 0);
+    std::uint32_t named = UINT32_MAX;
+    for (const auto& [pidNum, tid] : threads) {
+      ChromeId pid = num(pidNum);
+      std::string pname = processName(pidNum);
+      if (named != pidNum) {
+        b_.setProcessName(pid, pname);
+        b_.setProcessLabels(pid, "CPU");
+        b_.setProcessSortIndex(pid, pidNum);
+        named = pidNum;
+      }
+      if (tid == 0) continue;
       b_.setThreadName(pid, num(tid), "thread " + std::to_string(tid) + " (" + pname + ")");
       b_.setThreadSortIndex(pid, num(tid), tid);
     }
+    std::string pname = processName(r_.processId);
     std::set<std::uint32_t> gpus;
     for (const auto& d : r_.devices) gpus.insert(static_cast<std::uint32_t>(d.id));
     for (const auto& [dev, stream] : streams_) gpus.insert(dev);
@@ -186,9 +206,9 @@ class Converter {
 
   void addHostRanges() {
     for (const auto& h : r_.ranges) {
-      bool step = h.kind == HostRangeKind::Step;
-      b_.addComplete(slice(cpuPid(), num(h.threadId), h.start, h.end, h.name,
-                           step ? cat_.userAnnotation : cat_.cpuOp));
+      bool op = h.kind == HostRangeKind::Op;
+      b_.addComplete(slice(cpuPid(h.processId), num(h.threadId), h.start, h.end, h.name,
+                           op ? cat_.cpuOp : cat_.userAnnotation));
     }
   }
 
@@ -196,16 +216,18 @@ class Converter {
   // traces show only the outer call, so those are dropped unless a GPU op
   // correlates with the driver call alone.
   std::vector<bool> internalDriverCalls() const {
-    std::unordered_map<std::uint32_t, std::vector<const ApiCallRecord*>> runtimeByThread;
+    // By (pid, tid): thread ids are unique on one machine at one time, but a
+    // recording of several processes may outlive one and see it reused.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const ApiCallRecord*>> runtimeByThread;
     for (const auto& a : r_.apiCalls)
-      if (a.domain == ApiDomain::Runtime) runtimeByThread[a.threadId].push_back(&a);
+      if (a.domain == ApiDomain::Runtime) runtimeByThread[{pidOf(a.processId), a.threadId}].push_back(&a);
     for (auto& [tid, v] : runtimeByThread)
       std::sort(v.begin(), v.end(), [](auto* x, auto* y) { return x->start < y->start; });
     std::vector<bool> drop(r_.apiCalls.size(), false);
     for (std::size_t i = 0; i < r_.apiCalls.size(); ++i) {
       const ApiCallRecord& d = r_.apiCalls[i];
       if (d.domain != ApiDomain::Driver) continue;
-      auto it = runtimeByThread.find(d.threadId);
+      auto it = runtimeByThread.find({pidOf(d.processId), d.threadId});
       if (it == runtimeByThread.end()) continue;
       const auto& v = it->second;
       auto after = std::upper_bound(v.begin(), v.end(), d.start,
@@ -230,13 +252,13 @@ class Converter {
         continue;
       }
       bool runtime = a.domain == ApiDomain::Runtime;
-      SliceEvent e = slice(cpuPid(), num(a.threadId), a.start, a.end, a.name,
+      SliceEvent e = slice(cpuPid(a.processId), num(a.threadId), a.start, a.end, a.name,
                            runtime ? cat_.runtime : cat_.driver);
-      e.correlation = a.correlationId;
+      e.correlation = static_cast<std::int64_t>(a.correlationId);
       std::string args = "{\"cbid\": ";
       detail::appendInt(args, a.cbid);
       args += ", \"correlation\": ";
-      detail::appendInt(args, a.correlationId);
+      detail::appendInt(args, static_cast<std::int64_t>(a.correlationId));
       args += "}";
       e.args = arena_->add(args);
       b_.addComplete(e);
@@ -251,7 +273,7 @@ class Converter {
   }
 
   static void appendCommonGpuArgs(std::string& args, std::uint32_t device, std::uint32_t context,
-                                  std::uint32_t stream, std::uint32_t correlation) {
+                                  std::uint32_t stream, std::uint64_t correlation) {
     args += "\"device\": ";
     detail::appendInt(args, device);
     args += ", \"context\": ";
@@ -259,7 +281,7 @@ class Converter {
     args += ", \"stream\": ";
     detail::appendInt(args, stream);
     args += ", \"correlation\": ";
-    detail::appendInt(args, correlation);
+    detail::appendInt(args, static_cast<std::int64_t>(correlation));
   }
 
   static void appendTriple(std::string& args, const char* key, const std::int32_t v[3]) {
@@ -285,7 +307,7 @@ class Converter {
   void addKernels() {
     for (const auto& k : r_.kernels) {
       SliceEvent e = slice(num(k.deviceId), num(k.streamId), k.start, k.end, k.name, cat_.kernel);
-      e.correlation = k.correlationId;
+      e.correlation = static_cast<std::int64_t>(k.correlationId);
       KernelInfo info;
       std::copy(k.grid, k.grid + 3, info.grid);
       std::copy(k.block, k.block + 3, info.block);
@@ -341,7 +363,7 @@ class Converter {
   template <class Transfer>
   void addTransfer(const Transfer& m, const std::string& name, StringId category) {
     SliceEvent e = slice(num(m.deviceId), num(m.streamId), m.start, m.end, name, category);
-    e.correlation = m.correlationId;
+    e.correlation = static_cast<std::int64_t>(m.correlationId);
     std::string args = "{";
     appendCommonGpuArgs(args, m.deviceId, m.contextId, m.streamId, m.correlationId);
     args += ", \"bytes\": ";
@@ -383,7 +405,7 @@ class Converter {
       ChromeId pid = num(dev);
       ChromeId tid = num(stream);
       if (const ApiCallRecord* call = blockingCall(s)) {
-        pid = cpuPid();
+        pid = cpuPid(call->processId);
         tid = num(call->threadId);
       } else if (stream == -1) {
         b_.setThreadName(pid, tid, "context sync");
@@ -391,7 +413,7 @@ class Converter {
         b_.setThreadName(pid, tid, "stream " + std::to_string(stream));
       }
       SliceEvent e = slice(pid, tid, s.start, s.end, syncKindName(s.kind), cat_.sync);
-      e.correlation = s.correlationId;
+      e.correlation = static_cast<std::int64_t>(s.correlationId);
       std::string args = "{\"cuda_sync_kind\": ";
       detail::appendJsonString(args, syncKindName(s.kind));
       if (s.kind == SyncKind::EventSynchronize || s.kind == SyncKind::StreamWaitEvent) {
@@ -401,7 +423,7 @@ class Converter {
       args += ", \"stream\": ";
       detail::appendInt(args, stream);
       args += ", \"correlation\": ";
-      detail::appendInt(args, s.correlationId);
+      detail::appendInt(args, static_cast<std::int64_t>(s.correlationId));
       args += ", \"device\": ";
       detail::appendInt(args, dev);
       args += ", \"context\": ";
@@ -419,12 +441,12 @@ class Converter {
 
   void addFlows() {
     // Ordered by correlation id so the output does not depend on hashing.
-    std::map<std::uint32_t, const ApiCallRecord*> ordered(launches_.begin(), launches_.end());
+    std::map<std::uint64_t, const ApiCallRecord*> ordered(launches_.begin(), launches_.end());
     for (const auto& [corr, call] : ordered) {
       const GpuOpRef& op = firstGpuOp_.at(corr);
       FlowEvent s;
       s.phase = 's';
-      s.pid = cpuPid();
+      s.pid = cpuPid(call->processId);
       s.tid = num(call->threadId);
       s.ts = clock_.at(call->start);
       s.name = cat_.flow;
@@ -457,6 +479,7 @@ class Converter {
       detail::appendJsonString(out, s);
       return out;
     };
+    if (!r_.command.empty()) key("gapscope_command", text(r_.command));
     if (!r_.workload.empty()) {
       key("gapscope_workload", text(r_.workload));
       key("gapscope_variant", text(r_.variant));
@@ -516,9 +539,9 @@ class Converter {
   std::unordered_map<std::uint32_t, const DeviceInfo*> devices_;
   std::unordered_map<std::uint32_t, std::uint32_t> contextDevice_;
   std::set<std::pair<std::uint32_t, std::uint32_t>> streams_;  // (device, stream) with GPU ops
-  std::unordered_map<std::uint32_t, GpuOpRef> firstGpuOp_;      // by correlation id
-  std::unordered_map<std::uint32_t, const ApiCallRecord*> launches_;
-  std::unordered_map<std::uint32_t, const ApiCallRecord*> callsByCorrelation_;
+  std::unordered_map<std::uint64_t, GpuOpRef> firstGpuOp_;      // by correlation id
+  std::unordered_map<std::uint64_t, const ApiCallRecord*> launches_;
+  std::unordered_map<std::uint64_t, const ApiCallRecord*> callsByCorrelation_;
 };
 
 }  // namespace

@@ -86,6 +86,13 @@ Availability recordingAvailability() {
   return cached;
 }
 
+std::vector<DeviceInfo> localDevices() {
+  std::vector<DeviceInfo> out;
+  if (!recordingAvailability().available) return out;
+  detail::loadBackend().api->describeDevices(out);
+  return out;
+}
+
 RecordResult record(const RecordOptions& options, const ProgressCallback& progress,
                     const std::atomic<bool>* cancel) {
   RecordResult result;

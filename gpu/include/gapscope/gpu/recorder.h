@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/gpu/records.h"
 #include "gapscope/model/trace.h"
 
 namespace gapscope::gpu {
@@ -42,6 +43,12 @@ struct Availability {
 // activity kind) and caches the answer; cheap to call again. Thread-safe.
 // Never throws.
 Availability recordingAvailability();
+
+// The CUDA devices this process sees, described as the recorder describes
+// them (records.h); empty where recording is unavailable. A recorded
+// program's records name devices by these ordinals (unless it changes
+// CUDA_VISIBLE_DEVICES for itself).
+std::vector<DeviceInfo> localDevices();
 
 struct RecordOptions {
   std::string workload;  // a name from workloads()

@@ -49,7 +49,9 @@ struct ApiCallRecord {
   std::uint64_t end = 0;
   std::uint32_t processId = 0;
   std::uint32_t threadId = 0;
-  std::uint32_t correlationId = 0;  // 0: none
+  // 0: none. CUPTI's ids are 32-bit and unique within a process; merging
+  // processes puts each one's ids in a range of its own (mergeProcesses).
+  std::uint64_t correlationId = 0;
   std::int32_t returnValue = 0;
 };
 
@@ -60,7 +62,7 @@ struct GpuActivityRecord {
   std::uint32_t deviceId = 0;
   std::uint32_t contextId = 0;
   std::uint32_t streamId = 0;
-  std::uint32_t correlationId = 0;
+  std::uint64_t correlationId = 0;
 };
 
 struct KernelRecord : GpuActivityRecord {
@@ -99,7 +101,7 @@ struct SyncRecord {
   SyncKind kind = SyncKind::Unknown;
   std::uint64_t start = 0;
   std::uint64_t end = 0;
-  std::uint32_t correlationId = 0;  // of the API call that synchronised
+  std::uint64_t correlationId = 0;  // of the API call that synchronised
   std::uint32_t contextId = 0;
   std::uint32_t deviceId = 0;       // resolved from the context by the CUPTI layer
   std::uint32_t streamId = kNoStream;
@@ -114,20 +116,35 @@ struct OverheadRecord {
   std::uint32_t threadId = 0;  // 0 when not a host thread
 };
 
-enum class HostRangeKind : std::uint8_t { Step, Op };
+// Step: "ProfilerStep#N" (user_annotation); Op: one logical operation or a
+// PyTorch operator (cpu_op); Annotation: any other named range, e.g. an NVTX
+// range of the recorded program (user_annotation).
+enum class HostRangeKind : std::uint8_t { Step, Op, Annotation };
 
-// A host-side range the workload marks: "step N" or one logical operation.
+// A host-side range: one the workload marks, or an NVTX range of a recorded
+// program.
 struct HostRange {
   HostRangeKind kind = HostRangeKind::Op;
   std::string name;
   std::uint64_t start = 0;
   std::uint64_t end = 0;
   std::uint32_t threadId = 0;
+  std::uint32_t processId = 0;  // 0: RecordSet::processId
+};
+
+// A process whose records a RecordSet holds, besides RecordSet::processId.
+struct ProcessInfo {
+  std::uint32_t processId = 0;
+  std::string name;         // e.g. "python3"
+  std::string commandLine;  // what it ran, for the trace's metadata
 };
 
 struct RecordSet {
   std::uint32_t processId = 0;
   std::string processName;  // e.g. "gapscope-cli"
+  // Every process of a recorded program (merged by mergeProcesses); records
+  // name theirs by processId. Empty for a bundled workload.
+  std::vector<ProcessInfo> processes;
   std::vector<DeviceInfo> devices;
   std::vector<ApiCallRecord> apiCalls;
   std::vector<KernelRecord> kernels;
@@ -144,7 +161,9 @@ struct RecordSet {
   std::int32_t cudaRuntimeVersion = 0;
   std::int32_t cuptiVersion = 0;
   std::uint64_t droppedRecords = 0;
-  // What ran, written into the trace's metadata.
+  // What ran, written into the trace's metadata: a recorded program's
+  // command line, or a bundled workload and its settings.
+  std::string command;
   std::string workload;
   std::string variant;
   std::int32_t size = 0;

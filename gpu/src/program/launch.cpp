@@ -1,0 +1,114 @@
+#include "launch.h"
+
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+extern char** environ;
+
+namespace gapscope::gpu::program {
+
+namespace fs = std::filesystem;
+
+ListenSocket::~ListenSocket() {
+  if (fd_ >= 0) ::close(fd_);
+  std::error_code ec;
+  if (!dir_.empty()) fs::remove_all(dir_, ec);
+}
+
+bool ListenSocket::open(std::string* error) {
+  std::string tmpl = (fs::temp_directory_path() / "gapscope-record-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) {
+    *error = "cannot create a folder for the recorder's socket in " + fs::temp_directory_path().string() + ": " +
+             std::strerror(errno);
+    return false;
+  }
+  dir_ = tmpl;
+  path_ = dir_ + "/socket";
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path_.size() >= sizeof addr.sun_path) {
+    *error = "the socket path " + path_ + " is too long (set TMPDIR to a shorter folder)";
+    return false;
+  }
+  std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+  fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd_, 64) != 0) {
+    *error = "cannot listen on " + path_ + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string captureValue(const ProgramOptions& o) {
+  switch (o.captureRange) {
+    case CaptureRange::None: return "";
+    case CaptureRange::CudaProfilerApi: return "cudaProfilerApi";
+    case CaptureRange::Nvtx: return "nvtx:" + o.captureNvtxName;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> programEnvironment(const ProgramOptions& o, const std::string& socketPath,
+                                            const std::string& injectionLibrary, const std::string& torchOpsDir) {
+  std::vector<std::pair<std::string, std::string>> set;
+  if (o.inject) {
+    set = {{"CUDA_INJECTION64_PATH", injectionLibrary},
+           {"NVTX_INJECTION64_PATH", injectionLibrary},
+           {kSocketEnv, socketPath},
+           {kCaptureEnv, captureValue(o)},
+           {kPoolEnv, std::to_string(o.cuptiPoolBytes)},
+           {kChannelEnv, std::to_string(o.channelBytes)}};
+    if (o.torchOps) {
+      const char* old = std::getenv("PYTHONPATH");
+      set.emplace_back("PYTHONPATH", torchOpsDir + (old && *old ? ":" + std::string(old) : ""));
+      set.emplace_back("GAPSCOPE_TORCH_OPS", "1");
+    }
+  }
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string line(*e);
+    std::string key = line.substr(0, line.find('='));
+    bool replaced = false;
+    for (const auto& [k, v] : set) replaced = replaced || k == key;
+    if (!replaced) env.push_back(std::move(line));
+  }
+  for (const auto& [k, v] : set) env.push_back(k + "=" + v);
+  return env;
+}
+
+pid_t spawnProgram(const std::vector<std::string>& command, const std::vector<std::string>& environment,
+                   std::string* error) {
+  std::vector<char*> argv;
+  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  if (rc != 0) {
+    *error = "cannot start " + command.front() + ": " + std::strerror(rc);
+    return -1;
+  }
+  return pid;
+}
+
+int shellStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+}  // namespace gapscope::gpu::program

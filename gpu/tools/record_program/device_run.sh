@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The GPU-machine proof of `gapscope-cli record -- CMD` (docs/recording.md).
+# From the repository root, on a machine with CUDA 13, a GPU and PyTorch:
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh proof     # build, tests, functional checks
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh overhead  # medians of 5 (needs the build)
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh all       # both
+# `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
+# unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
+set -u -o pipefail
+OUT=${OUT:?set OUT to a folder for the results}
+export BUILD=${BUILD:-/tmp/gapscope-build} OUT
+CLI=$BUILD/cli/gapscope-cli
+HERE=gpu/tools/record_program
+W=/tmp/gapscope-record-proof
+R=$OUT/results.txt
+mkdir -p "$W"
+log() { echo "== $*" | tee -a "$R"; }
+run() { echo "\$ $*" >> "$R"; "$@" >> "$R" 2>&1; echo "exit $?" >> "$R"; }
+
+machine() {
+  { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+    python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'; nvcc --version | tail -1
+  } > "$OUT/machine.txt" 2>&1
+}
+
+build() {
+  gpu/tools/device_build.sh gapscope-cli gapscope_inject gpu_tests || exit 1
+  timeout 180 "$BUILD/tests/gpu/gpu_tests" > "$OUT/gpu_tests.log" 2>&1
+  echo "gpu_tests exit $? ($(grep -c '^\[       OK' "$OUT/gpu_tests.log") ok, $(grep -c '^\[  SKIPPED' "$OUT/gpu_tests.log") skipped lines)" | tee -a "$R"
+  ( cd "$BUILD" && strip -o /tmp/gapscope-cli.stripped cli/gapscope-cli && cp /tmp/gapscope-cli.stripped cli/gapscope-cli &&
+    tar -czf "$OUT/bin.tar.gz" cli/gapscope-cli gpu/libgapscope_gpu_cuda.so gpu/libgapscope_inject.so )
+}
+
+compile_program() {
+  nvcc -O2 -arch=sm_90 "$HERE/two_streams_graph.cu" -o "$W/two_streams_graph" -ldl || exit 1
+}
+
+# Signals the program leaves at their default: it flushes, then dies of them.
+signals() {
+  log "SIGINT to the recorder 4 s into a long run: forwarded, the program flushes and ends with 130"
+  "$CLI" record -o "$W/sigint.json.gz" -- "$W/two_streams_graph" 1000000 >> "$R" 2>&1 &
+  local pid=$!
+  sleep 4; kill -INT "$pid"; wait "$pid"; echo "record exit $?" >> "$R"
+  log "--duration 2 --kill-on-stop on a long run: SIGTERM after 2 s of recording, status 143"
+  run timeout 60 "$CLI" record --duration 2 --kill-on-stop -o "$W/duration.json.gz" -- "$W/two_streams_graph" 1000000
+}
+
+plain_program() {
+  compile_program
+  log "plain nvcc program: two streams and a CUDA graph, 10 steps"
+  run timeout 120 "$CLI" record -o "$W/plain.json.gz" -- "$W/two_streams_graph" 10
+  run python3 "$HERE/check_trace.py" "$W/plain.json.gz" 10 1
+  log "a parent (bash) that starts two CUDA child processes, 5 steps each"
+  run timeout 120 "$CLI" record -o "$W/children.json.gz" -- bash -c "$W/two_streams_graph 5 & $W/two_streams_graph 5 & wait"
+  run python3 "$HERE/check_trace.py" "$W/children.json.gz" 5 2
+  log "--capture-range cudaProfilerApi (cudaProfilerStart before step 3, Stop after step 5)"
+  run timeout 120 "$CLI" record --capture-range cudaProfilerApi -o "$W/range.json.gz" -- "$W/two_streams_graph" 10 profiler-range
+  run python3 "$HERE/check_trace.py" "$W/range.json.gz" 3 1
+  log "--capture-range nvtx:ProfilerStep#2"
+  run timeout 120 "$CLI" record --capture-range 'nvtx:ProfilerStep#2' -o "$W/nvtx.json.gz" -- "$W/two_streams_graph" 10
+  run python3 "$HERE/check_trace.py" "$W/nvtx.json.gz" 1 1
+  log "exit status passes through (bash exits 7 after the program)"
+  run timeout 120 "$CLI" record -o "$W/exit.json.gz" -- bash -c "$W/two_streams_graph 2; exit 7"
+  log "SIGINT to the recorder after 4 s of a long run (forwarded to the program), then the file loads"
+  "$CLI" record -o "$W/interrupted.json.gz" -- "$W/two_streams_graph" 1000000 >> "$R" 2>&1 &
+  local pid=$!
+  sleep 4; kill -INT "$pid"; wait "$pid"; echo "record exit $?" >> "$R"
+  run "$CLI" summary "$W/interrupted.json.gz"
+}
+
+torch_program() {
+  log "PyTorch MLP training, 20 steps: gapscope record (operators through --torch-ops, automatic for python)"
+  run timeout 180 "$CLI" record -o "$W/mlp.json.gz" -- python3 "$HERE/torch_steps.py" --mode mlp --steps 20
+  log "the same program under torch.profiler"
+  run timeout 180 python3 "$HERE/torch_steps.py" --mode mlp --steps 20 --profile "$W/mlp_torch.json"
+  "$CLI" gaps "$W/mlp.json.gz" --per-step --format json > "$W/mlp_gaps.json" 2>> "$R"
+  "$CLI" gaps "$W/mlp_torch.json" --per-step --format json > "$W/mlp_torch_gaps.json" 2>> "$R"
+  log "per step, the same analysis of both traces"
+  run python3 "$HERE/compare_steps.py" "$W/mlp_gaps.json" "$W/mlp_torch_gaps.json" 20
+  log "the same without operator ranges (--no-torch-ops)"
+  run timeout 180 "$CLI" record --no-torch-ops -o "$W/mlp_noops.json.gz" -- python3 "$HERE/torch_steps.py" --mode mlp --steps 20
+  "$CLI" gaps "$W/mlp_noops.json.gz" --per-step --format json > "$W/mlp_noops_gaps.json" 2>> "$R"
+  run python3 "$HERE/compare_steps.py" "$W/mlp_noops_gaps.json" "$W/mlp_torch_gaps.json" 20
+  log "operators in the recorded trace (ops) and the gaps they are blamed for"
+  run "$CLI" ops "$W/mlp.json.gz" --limit 12
+  run "$CLI" gaps "$W/mlp.json.gz" --limit 5
+}
+
+# The plain program recorded 8 times with a stack report on a crash: a
+# recorded program must end as it would untraced.
+exit_check() {
+  cc -shared -fPIC -O1 -g "$HERE/segv_report.c" -o "$W/libsegv_report.so" || return
+  log "8 recordings of the plain program (2 steps), exit status and a stack on any crash"
+  for i in 1 2 3 4 5 6 7 8; do
+    LD_PRELOAD="$W/libsegv_report.so" timeout 60 "$CLI" record -o "$W/exit_$i.json.gz" -- "$W/two_streams_graph" 2 > "$W/exit_$i.log" 2>&1
+    echo "run $i: exit $? $(grep -c 'ended without' "$W/exit_$i.log") unclean" >> "$R"
+    grep -A30 '== SIG' "$W/exit_$i.log" >> "$R"
+  done
+}
+
+overhead() {
+  if [ -n "${BIN_TAR:-}" ]; then
+    mkdir -p "$BUILD" && tar -C "$BUILD" -xzf "$BIN_TAR"
+    mkdir -p /tmp/gapscope-deps && for f in .deps/*.deb; do dpkg -x "$f" /tmp/gapscope-deps; done
+    export LD_LIBRARY_PATH=/tmp/gapscope-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  fi
+  log "overhead, launch-bound (200 tiny kernels a step, 50 steps)"
+  run timeout 280 python3 "$HERE/overhead.py" "$CLI" launch 50 "$W"
+  log "overhead, compute-bound (8 bf16 8192^3 matmuls a step, 20 steps)"
+  run timeout 280 python3 "$HERE/overhead.py" "$CLI" compute 20 "$W"
+}
+
+machine
+case "${1:-proof}" in
+  proof) build; plain_program; torch_program ;;
+  all) build; plain_program; exit_check; torch_program; overhead ;;
+  check) build; plain_program; exit_check; torch_program ;;
+  signals) build; compile_program; signals ;;
+  overhead) overhead ;;
+esac
+tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
+echo done | tee -a "$R"

@@ -1,0 +1,74 @@
+// The recorded program's environment: the injection variables replace any
+// the user had, --torch-ops puts its sitecustomize first on PYTHONPATH and
+// keeps the user's path after it, and nothing is injected without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "launch.h"
+
+using namespace gapscope::gpu;
+
+namespace {
+
+std::string valueOf(const std::vector<std::string>& env, const std::string& key) {
+  std::string found;
+  int count = 0;
+  for (const auto& e : env) {
+    if (e.rfind(key + "=", 0) == 0) {
+      found = e.substr(key.size() + 1);
+      ++count;
+    }
+  }
+  EXPECT_LE(count, 1) << key << " set twice";
+  return count ? found : "<unset>";
+}
+
+}  // namespace
+
+TEST(ProgramEnvironment, InjectionVariablesReplaceTheUsersAndTheRestStays) {
+  ::setenv("CUDA_INJECTION64_PATH", "/old/lib.so", 1);
+  ::setenv("GAPSCOPE_TEST_KEEP", "kept", 1);
+  ProgramOptions o;
+  o.captureRange = CaptureRange::Nvtx;
+  o.captureNvtxName = "train step";
+  o.cuptiPoolBytes = 1234;
+  auto env = program::programEnvironment(o, "/tmp/s/socket", "/lib/inject.so", "/py");
+  EXPECT_EQ(valueOf(env, "CUDA_INJECTION64_PATH"), "/lib/inject.so");
+  EXPECT_EQ(valueOf(env, "NVTX_INJECTION64_PATH"), "/lib/inject.so");
+  EXPECT_EQ(valueOf(env, program::kSocketEnv), "/tmp/s/socket");
+  EXPECT_EQ(valueOf(env, program::kCaptureEnv), "nvtx:train step");
+  EXPECT_EQ(valueOf(env, program::kPoolEnv), "1234");
+  EXPECT_EQ(valueOf(env, "GAPSCOPE_TEST_KEEP"), "kept");
+  EXPECT_EQ(valueOf(env, "GAPSCOPE_TORCH_OPS"), "<unset>");
+  ::unsetenv("CUDA_INJECTION64_PATH");
+  ::unsetenv("GAPSCOPE_TEST_KEEP");
+}
+
+TEST(ProgramEnvironment, TorchOpsComeFirstOnThePythonPath) {
+  ::setenv("PYTHONPATH", "/mine", 1);
+  ProgramOptions o;
+  o.torchOps = true;
+  auto env = program::programEnvironment(o, "/s", "/lib.so", "/gapscope/python");
+  EXPECT_EQ(valueOf(env, "PYTHONPATH"), "/gapscope/python:/mine");
+  EXPECT_EQ(valueOf(env, "GAPSCOPE_TORCH_OPS"), "1");
+  ::unsetenv("PYTHONPATH");
+  env = program::programEnvironment(o, "/s", "/lib.so", "/gapscope/python");
+  EXPECT_EQ(valueOf(env, "PYTHONPATH"), "/gapscope/python");
+}
+
+TEST(ProgramEnvironment, NothingIsInjectedWhenTheGpuIsNotRecorded) {
+  ProgramOptions o;
+  o.inject = false;
+  o.torchOps = true;
+  auto env = program::programEnvironment(o, "", "", "");
+  EXPECT_EQ(valueOf(env, "CUDA_INJECTION64_PATH"), "<unset>");
+  EXPECT_EQ(valueOf(env, program::kSocketEnv), "<unset>");
+  EXPECT_EQ(valueOf(env, "GAPSCOPE_TORCH_OPS"), "<unset>");
+}
+
+TEST(ShellStatus, CodesAndSignalsAsAShellReportsThem) {
+  EXPECT_EQ(program::shellStatus(7 << 8), 7);  // exited with 7
+  EXPECT_EQ(program::shellStatus(9), 128 + 9);  // killed by SIGKILL
+}
