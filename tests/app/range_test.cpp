@@ -1,5 +1,5 @@
 // Range selection and the per-step view: a drag on the time axis selects a
-// range and the kernel and gap tables and the range summary then cover it
+// range and the operator, kernel and gap tables and the range summary then cover it
 // only; a step picked in the Steps dock (or on the utilisation strip)
 // zooms to it and selects its range.
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "main_window.h"
 #include "models/gap_list_model.h"
 #include "models/kernel_table_model.h"
+#include "models/op_table_model.h"
 #include "models/report_table_model.h"
 #include "models/table_format.h"
 #include "panels/analysis_panels.h"
@@ -54,6 +55,13 @@ class RangeWindow : public ::testing::Test {
     return calls;
   }
 
+  std::int64_t opCalls(const std::string& name) {
+    w_->ops()->waitForTable();
+    for (int r = 0; r < w_->ops()->model()->rowCount(); ++r)
+      if (const auto* row = w_->ops()->model()->opRow(r); row->name == name) return row->calls;
+    return 0;
+  }
+
   std::unique_ptr<MainWindow> w_;
 };
 
@@ -77,6 +85,16 @@ TEST_F(RangeWindow, ADragOnTheAxisSelectsARangeTheTablesFollow) {
   for (const Slice& sl : s().trace().slices) inRange += sl.kind == SliceKind::Kernel && range->contains(sl.start);
   EXPECT_EQ(kernelCalls(), inRange);
   EXPECT_LT(inRange, s().analysis().summary().kernels);
+  // Operators: aten::tanh calls that started inside the range, counted here.
+  std::int64_t tanhInRange = 0, tanhAll = 0;
+  for (const Slice& sl : s().trace().slices) {
+    if (sl.kind != SliceKind::CpuOp || s().trace().str(sl.name) != "aten::tanh") continue;
+    ++tanhAll;
+    tanhInRange += range->contains(sl.start);
+  }
+  ASSERT_GT(tanhInRange, 0);
+  ASSERT_LT(tanhInRange, tanhAll);
+  EXPECT_EQ(opCalls("aten::tanh"), tanhInRange);
   // Gaps: only those overlapping the range.
   GapListModel* gaps = w_->gaps()->model();
   ASSERT_GT(gaps->rowCount(), 0);
@@ -101,6 +119,7 @@ TEST_F(RangeWindow, ADragOnTheAxisSelectsARangeTheTablesFollow) {
   QTest::keyClick(t, Qt::Key_Escape);
   EXPECT_FALSE(s().range().has_value());
   EXPECT_EQ(kernelCalls(), s().analysis().summary().kernels);
+  EXPECT_EQ(opCalls("aten::tanh"), tanhAll);
   EXPECT_FALSE(info->isVisible());
 }
 

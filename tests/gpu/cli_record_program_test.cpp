@@ -8,22 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "cli_run.h"
+#include "cli_output.h"
 #include "gapscope/gpu/recorder.h"
 
 namespace {
 
-using gapscope::testing::runCli;
-
-struct CliOutput {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
-
-CliOutput cli(std::vector<std::string> args) {
-  gapscope::testing::CliResult r = runCli(args);
-  return CliOutput{r.status, r.out + r.err};
-}
+using gapscope::testing::cli;
+using gapscope::testing::CliOutput;
 
 // record ARGS -- a command that leaves `file` behind when it runs and exits 3.
 std::vector<std::string> recordMarking(std::vector<std::string> args, const std::filesystem::path& file) {

@@ -3,41 +3,23 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <string>
-#include <sys/wait.h>
 
+#include "cli_output.h"
 #include "gapscope/gpu/recorder.h"
 
 #ifdef GAPSCOPE_CLI_PATH
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
-
-// Runs the CLI with `args`; stderr is folded into the output.
-CliRun cli(const std::string& args) {
-  CliRun r;
-  std::string cmd = std::string(GAPSCOPE_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using gapscope::testing::cliLine;
+using CliRun = gapscope::testing::CliOutput;
 
 }  // namespace
 
 TEST(CliRecord, WorkloadsListsOneLineEach) {
-  CliRun r = cli("workloads");
+  CliRun r = cliLine("workloads");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 8) << r.out;
   EXPECT_EQ(r.out.rfind("matmul_add ", 0), 0u) << r.out;
@@ -45,11 +27,11 @@ TEST(CliRecord, WorkloadsListsOneLineEach) {
 }
 
 TEST(CliRecord, BadUsageExitsTwo) {
-  EXPECT_EQ(cli("record -o /tmp/x.json").status, 2);
-  EXPECT_EQ(cli("record --workload nope -o /tmp/x.json").status, 2);
-  EXPECT_EQ(cli("record --workload matmul_add --size 9 -o /tmp/x.json").status, 2);
-  EXPECT_EQ(cli("record --workload matmul_add").status, 2);  // no -o
-  CliRun r = cli("record --workload mlp --variant fp8 -o /tmp/x.json");
+  EXPECT_EQ(cliLine("record -o /tmp/x.json").status, 2);
+  EXPECT_EQ(cliLine("record --workload nope -o /tmp/x.json").status, 2);
+  EXPECT_EQ(cliLine("record --workload matmul_add --size 9 -o /tmp/x.json").status, 2);
+  EXPECT_EQ(cliLine("record --workload matmul_add").status, 2);  // no -o
+  CliRun r = cliLine("record --workload mlp --variant fp8 -o /tmp/x.json");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("no variant 'fp8'"), std::string::npos) << r.out;
 }
@@ -59,7 +41,7 @@ TEST(CliRecord, WithoutAGpuExitsOneWithTheReason) {
   if (a.available) GTEST_SKIP() << "a GPU is here";
   auto file = std::filesystem::temp_directory_path() / "gapscope_cli_nogpu.json";
   std::filesystem::remove(file);
-  CliRun r = cli("record --workload split_stack -o " + file.string());
+  CliRun r = cliLine("record --workload split_stack -o " + file.string());
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find(a.reason), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(file));
@@ -69,7 +51,7 @@ TEST(CliRecord, RecordsWhereAGpuIs) {
   gapscope::gpu::Availability a = gapscope::gpu::recordingAvailability();
   if (!a.available) GTEST_SKIP() << a.reason;
   auto file = std::filesystem::temp_directory_path() / "gapscope_cli_gpu.json.gz";
-  CliRun r = cli("record --workload matmul_add --size 64 --steps 3 --check -o " + file.string());
+  CliRun r = cliLine("record --workload matmul_add --size 64 --steps 3 --check -o " + file.string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(std::filesystem::exists(file));
   EXPECT_NE(r.out.find("Verdict:"), std::string::npos) << r.out;

@@ -54,7 +54,8 @@ OpsPanel::OpsPanel(TraceSession* session, QWidget* parent)
   table_->toolbar()->insertWidget(1, groupByShapes_);
   bareLayout(this)->addWidget(table_);
   connect(session_, &TraceSession::traceChanged, this, &OpsPanel::onTraceChanged);
-  connect(groupByShapes_, &QCheckBox::toggled, this, &OpsPanel::onGroupingChanged);
+  connect(groupByShapes_, &QCheckBox::toggled, this, &OpsPanel::rebuild);
+  connect(session_, &TraceSession::rangeChanged, this, &OpsPanel::rebuild);
   connect(table_, &TablePanel::rowActivated, this, &OpsPanel::onActivated);
   connect(&watcher_, &QFutureWatcher<std::shared_ptr<const analysis::OpTable>>::finished, this, [this] {
     model_->setTable(watcher_.result(), groupByShapes_->isChecked());
@@ -75,21 +76,24 @@ void OpsPanel::onTraceChanged() {
   sizeColumns(table_->view(), OpTableModel::Name, 320);
 }
 
-void OpsPanel::onGroupingChanged(bool grouped) {
+// The held table for the whole trace by name; grouped by shapes or over the
+// selected range (ops that start inside it) the table walks every op again,
+// off the GUI thread for big traces.
+void OpsPanel::rebuild() {
   if (!session_->hasTrace()) return;
-  if (!grouped) {
+  watcher_.waitForFinished();
+  analysis::OpTableOptions options;
+  options.groupByShapes = groupByShapes_->isChecked();
+  options.range = session_->range();
+  if (!options.groupByShapes && !options.range) {
     model_->setTable(session_->loaded().ops(), false);
     table_->view()->setColumnHidden(OpTableModel::Shapes, true);
     return;
   }
-  // Grouping walks every op again: off the GUI thread for big traces.
   groupByShapes_->setEnabled(false);
   const std::shared_ptr<const Trace> trace = session_->loaded().trace;
-  watcher_.setFuture(QtConcurrent::run([trace] {
-    analysis::OpTableOptions options;
-    options.groupByShapes = true;
-    return std::make_shared<const analysis::OpTable>(analysis::buildOpTable(*trace, options));
-  }));
+  watcher_.setFuture(QtConcurrent::run(
+      [trace, options] { return std::make_shared<const analysis::OpTable>(analysis::buildOpTable(*trace, options)); }));
 }
 
 void OpsPanel::waitForTable() {

@@ -41,7 +41,7 @@ class OpsPanel : public QWidget {
 
  private:
   void onTraceChanged();
-  void onGroupingChanged(bool grouped);
+  void rebuild();
   void onActivated(int row);
 
   TraceSession* session_;
