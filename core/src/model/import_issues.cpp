@@ -9,7 +9,11 @@ void ImportIssues::add(std::string_view name, Severity severity, std::uint64_t o
   for (auto& issue : issues_) {
     if (issue.name == name) {
       issue.count += count;
-      issue.firstOffset = std::min(issue.firstOffset, offset);
+      // The description is the first occurrence's (some name the event).
+      if (offset < issue.firstOffset) {
+        issue.firstOffset = offset;
+        issue.description = description;
+      }
       return;
     }
   }

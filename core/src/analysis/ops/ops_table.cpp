@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "analysis/ops/op_events.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
 namespace {
@@ -80,12 +81,12 @@ OpTable buildOpTable(const Trace& trace, const OpTableOptions& options) {
     const Slice& s = trace.slices[i];
     OpRow& row = rows.rowFor(s, OpDevice::Gpu);
     row.calls += 1;
-    row.selfDevice += s.dur;
-    row.deviceTotal += s.dur;
+    row.selfDevice = addSaturating(row.selfDevice, s.dur);
+    row.deviceTotal = addSaturating(row.deviceTotal, s.dur);
     if (s.kind == SliceKind::GpuUserAnnotation) continue;  // a range, not work: PyTorch attributes none
-    table.selfDeviceTotal += s.dur;
+    table.selfDeviceTotal = addSaturating(table.selfDeviceTotal, s.dur);
     std::uint32_t op = ops::launchingOp(trace, forest, s);
-    if (op != kNoIndex) deviceTotal[op] += s.dur;
+    if (op != kNoIndex) deviceTotal[op] = addSaturating(deviceTotal[op], s.dur);
   }
 
   // CPU events, children before parents, so each total is complete when read.
@@ -96,16 +97,16 @@ OpTable buildOpTable(const Trace& trace, const OpTableOptions& options) {
     const Slice& s = trace.slices[i];
     OpRow& row = rows.rowFor(s, OpDevice::Cpu);
     row.calls += 1;
-    row.cpuTotal += s.dur;
-    row.selfCpu += s.dur - childCpu[i];
-    row.deviceTotal += deviceTotal[i];
-    row.selfDevice += deviceTotal[i] - childDevice[i];
-    table.selfCpuTotal += s.dur - childCpu[i];
+    row.cpuTotal = addSaturating(row.cpuTotal, s.dur);
+    row.selfCpu = addSaturating(row.selfCpu, s.dur - childCpu[i]);
+    row.deviceTotal = addSaturating(row.deviceTotal, deviceTotal[i]);
+    row.selfDevice = addSaturating(row.selfDevice, deviceTotal[i] - childDevice[i]);
+    table.selfCpuTotal = addSaturating(table.selfCpuTotal, s.dur - childCpu[i]);
     const std::uint32_t parent = forest.parent[i];
     if (parent != kNoIndex) {
-      childCpu[parent] += s.dur;
-      childDevice[parent] += deviceTotal[i];
-      deviceTotal[parent] += deviceTotal[i];
+      childCpu[parent] = addSaturating(childCpu[parent], s.dur);
+      childDevice[parent] = addSaturating(childDevice[parent], deviceTotal[i]);
+      deviceTotal[parent] = addSaturating(deviceTotal[parent], deviceTotal[i]);
     }
   }
 
