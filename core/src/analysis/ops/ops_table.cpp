@@ -3,6 +3,7 @@
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/analysis/steps.h"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_map>
 
@@ -97,11 +98,16 @@ OpTable buildOpTable(const Trace& trace, const OpTableOptions& options) {
     const Slice& s = trace.slices[i];
     OpRow& row = rows.rowFor(s, OpDevice::Cpu);
     row.calls += 1;
+    // Children nest in their parent but may overlap each other (slices
+    // that overlap on one thread): their sum can pass the parent's time,
+    // and a self time is never below 0.
+    const TimeNs selfCpu = std::max<TimeNs>(0, s.dur - childCpu[i]);
+    const TimeNs selfDevice = std::max<TimeNs>(0, deviceTotal[i] - childDevice[i]);
     row.cpuTotal = addSaturating(row.cpuTotal, s.dur);
-    row.selfCpu = addSaturating(row.selfCpu, s.dur - childCpu[i]);
+    row.selfCpu = addSaturating(row.selfCpu, selfCpu);
     row.deviceTotal = addSaturating(row.deviceTotal, deviceTotal[i]);
-    row.selfDevice = addSaturating(row.selfDevice, deviceTotal[i] - childDevice[i]);
-    table.selfCpuTotal = addSaturating(table.selfCpuTotal, s.dur - childCpu[i]);
+    row.selfDevice = addSaturating(row.selfDevice, selfDevice);
+    table.selfCpuTotal = addSaturating(table.selfCpuTotal, selfCpu);
     const std::uint32_t parent = forest.parent[i];
     if (parent != kNoIndex) {
       childCpu[parent] = addSaturating(childCpu[parent], s.dur);
