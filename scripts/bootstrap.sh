@@ -2,19 +2,22 @@
 # Set up gapscope on a fresh Debian 12 machine (run as root): install what is
 # missing, configure, build, then either run the main job or the tests.
 #   bash scripts/bootstrap.sh run    # the app on the bundled sample (CLI report when headless)
-#   bash scripts/bootstrap.sh test   # build and run the whole test suite
+#   bash scripts/bootstrap.sh test   # build and run the whole test suite, then the
+#                                    # checked build: core, CLI and their tests under
+#                                    # ASan+UBSan, and a short run of each fuzz target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-run}
 build=${GAPSCOPE_BUILD_DIR:-build}
+checked=${GAPSCOPE_CHECKED_BUILD_DIR:-build-checked}
 sample=resources/samples/h200_split_stack.json
 [[ -f $sample ]] || sample=resources/samples/split_stack_eager.json
 
 packages=(build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev libqcustomplot-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   libgtest-dev googletest xvfb xauth desktop-file-utils appstream shared-mime-info
-  libxml2-utils groff-base dpkg-dev)
+  libxml2-utils groff-base dpkg-dev clang-14 libclang-rt-14-dev)
 
 install_missing() {
   local missing=()
@@ -37,6 +40,25 @@ configure_and_build() {
   cmake --build "$build" -j "$(nproc)"
 }
 
+# The checked build (docs/fuzzing.md): clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer, assertions on (Debug at -O1), the Qt-free core,
+# the CLI and their tests (no GUI, recorder or benchmarks), and the libFuzzer
+# targets, which ctest runs for GAPSCOPE_FUZZ_SECONDS each.
+checked_build_and_test() {
+  if ! command -v clang++-14 >/dev/null; then
+    echo "== clang++-14 not found: the sanitizer build and the fuzz runs are SKIPPED" \
+      "(apt-get install clang-14 libclang-rt-14-dev)"
+    return 0
+  fi
+  cmake -S . -B "$checked" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+    -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DGAPSCOPE_SANITIZE=ON -DGAPSCOPE_BUILD_FUZZ=ON -DGAPSCOPE_FUZZ_SECONDS="${GAPSCOPE_FUZZ_SECONDS:-20}" \
+    -DGAPSCOPE_BUILD_GUI=OFF -DGAPSCOPE_BUILD_GPU=OFF -DGAPSCOPE_BUILD_BENCH=OFF
+  cmake --build "$checked" -j "$(nproc)"
+  echo "== checked build: core and CLI tests under ASan+UBSan, fuzz targets ${GAPSCOPE_FUZZ_SECONDS:-20} s each"
+  (cd "$checked" && ctest --output-on-failure -j "$(nproc)")
+}
+
 install_missing
 configure_and_build
 case "$mode" in
@@ -50,8 +72,8 @@ case "$mode" in
     "$build/cli/gapscope-cli" ops "$sample" --limit 15
     ;;
   test)
-    cd "$build"
-    ctest --output-on-failure -j "$(nproc)"
+    (cd "$build" && ctest --output-on-failure -j "$(nproc)")
+    checked_build_and_test
     ;;
   *)
     echo "usage: $0 run|test" >&2

@@ -71,3 +71,16 @@ TEST(TimeLimits, SaturatingSumAndRoundedAverage) {
   EXPECT_EQ(averageRounded(kMax, 2), kMax / 2 + 1);
   EXPECT_EQ(averageRounded(7, 0), 0);
 }
+
+TEST(TimeLimits, PartOfASpanDoesNotOverflow) {
+  // Found by fuzz_report (tests/fuzz/regressions/report/axis-ticks-span-9e18.json):
+  // the report's axis ticks computed span * i / 4 on a 6e18 ns span.
+  using gapscope::partOf;
+  constexpr gapscope::TimeNs span = 9'000'000'000'000'000'000;
+  EXPECT_EQ(partOf(span, 0, 4), 0);
+  EXPECT_EQ(partOf(span, 1, 4), span / 4);
+  EXPECT_EQ(partOf(span, 3, 4), 6'750'000'000'000'000'000);
+  EXPECT_EQ(partOf(span, 4, 4), span);
+  EXPECT_EQ(partOf(10, 1, 3), 3);
+  EXPECT_EQ(partOf(11, 2, 3), 7);
+}

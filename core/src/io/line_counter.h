@@ -17,10 +17,6 @@ struct LineColumn {
 
 class LineCounter {
  public:
-  LineCounter() = default;
-  // Starts counting at `offset`, which is at `at` (line, column).
-  LineCounter(std::uint64_t offset, LineColumn at) : counted_(offset), line_(at.line), lineStart_(offset - (at.column - 1)) {}
-
   // Counts the lines of `text` (whose first byte is at stream offset
   // `begin`) from where counting stands up to offset `upTo`. Bytes before
   // the counted point are skipped; the text must reach it.
@@ -41,10 +37,8 @@ class LineCounter {
   LineColumn at(std::string_view text, std::uint64_t begin, std::uint64_t offset) const {
     LineCounter c = *this;
     c.advance(text, begin, offset);
-    return {c.line_, offset - c.lineStart_ + 1};
+    return {c.line_, offset >= c.lineStart_ ? offset - c.lineStart_ + 1 : 1};
   }
-  LineColumn here() const { return {line_, counted_ - lineStart_ + 1}; }
-  std::uint64_t counted() const { return counted_; }
 
  private:
   std::uint64_t counted_ = 0;

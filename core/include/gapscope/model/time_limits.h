@@ -37,4 +37,10 @@ inline constexpr TimeNs averageRounded(TimeNs total, std::int64_t n) {
   return q;
 }
 
+// t * num / den (0 <= num <= den, den > 0) without the overflow of t * num:
+// a tick at i/4 of a span of 9e18 ns.
+inline constexpr TimeNs partOf(TimeNs t, std::int64_t num, std::int64_t den) {
+  return t / den * num + t % den * num / den;
+}
+
 }  // namespace gapscope
