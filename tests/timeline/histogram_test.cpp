@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace gapscope;
 using namespace gapscope::timeline;
 
@@ -35,4 +37,15 @@ TEST(DurationHistogram, NegativeAndZeroValuesGetTheirOwnBins) {
 
 TEST(DurationHistogram, EmptyInputHasNoBins) {
   EXPECT_EQ(makeDurationHistogram({}).bins(), 0u);
+}
+
+TEST(DurationHistogram, ValuesNearTheInt64LimitEndInAnOpenLastBin) {
+  // Found by fuzz_report (tests/fuzz/regressions/report/histogram-edge-past-1e19.json):
+  // the edge after 5e18 is 1e19, which overflowed int64.
+  const auto h = makeDurationHistogram({1000, 6'000'000'000'000'000'000, 9'000'000'000'000'000'000});
+  ASSERT_GE(h.bins(), 2u);
+  EXPECT_EQ(h.hi.back(), std::numeric_limits<TimeNs>::max());
+  EXPECT_EQ(h.lo.back(), 5'000'000'000'000'000'000);
+  EXPECT_EQ(h.count.back(), 2u);
+  for (std::size_t i = 1; i < h.bins(); ++i) EXPECT_LT(h.lo[i - 1], h.lo[i]);
 }

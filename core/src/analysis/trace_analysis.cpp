@@ -1,6 +1,10 @@
 #include "gapscope/analysis/trace_analysis.h"
 
+#include <cassert>
+#include <cstdio>
+
 #include "analysis/pipeline/stage_graph.h"
+#include "gapscope/analysis/invariants.h"
 
 namespace gapscope::analysis {
 
@@ -45,6 +49,12 @@ void TraceAnalysis::computeAll(StageObserver* observer) const {
   graph.add("operator table", {}, [this] { ops(); });
   graph.add("kernel table", {}, [this] { kernels(); });
   graph.run(2, observer);
+#ifndef NDEBUG
+  // Debug builds stop at the first analysis that breaks an invariant.
+  const std::vector<std::string> broken = checkInvariants(*this);
+  for (const std::string& line : broken) std::fprintf(stderr, "gapscope: invariant broken: %s\n", line.c_str());
+  assert(broken.empty() && "an analysis broke an invariant (see gapscope/analysis/invariants.h)");
+#endif
 }
 
 }  // namespace gapscope::analysis

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "compare/compare_detail.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::compare::detail {
 namespace {
@@ -141,11 +142,11 @@ class KernelMatcher {
     if (n.side == 0) {
       g.kernelsA.push_back(n.row->name);
       g.countA += calls;
-      g.timeA += n.row->total;
+      g.timeA = addSaturating(g.timeA, n.row->total);
     } else {
       g.kernelsB.push_back(n.row->name);
       g.countB += calls;
-      g.timeB += n.row->total;
+      g.timeB = addSaturating(g.timeB, n.row->total);
     }
   }
 

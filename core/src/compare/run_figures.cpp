@@ -5,6 +5,7 @@
 
 #include "compare/compare_detail.h"
 #include "gapscope/compare/compare.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::compare {
 namespace {
@@ -24,8 +25,8 @@ struct DeviceTotals {
   TimeNs busy = 0;
   void add(const analysis::UtilizationStats& d) {
     for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] += d.idle.ns[c];
-    active += d.activeNs();
-    busy += d.busyNs;
+    active = addSaturating(active, d.activeNs());
+    busy = addSaturating(busy, d.busyNs);
   }
 };
 
@@ -49,7 +50,7 @@ void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
     kernels += s.kernels;
     launches += s.launches;
     times.push_back(s.cpuNs());
-    f.stepTimeTotal += s.cpuNs();
+    f.stepTimeTotal = addSaturating(f.stepTimeTotal, s.cpuNs());
   }
   f.steps = gaps.steps.size();
   const analysis::Distribution d = analysis::distributionOf(times);

@@ -14,7 +14,7 @@ bool looksLikeArgs(const std::string& s) { return s.size() >= 2 && s.front() == 
 
 class FileArgsSource final : public ArgsSource {
  public:
-  explicit FileArgsSource(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  explicit FileArgsSource(int fd) : fd_(::fcntl(fd, F_DUPFD_CLOEXEC, 0)) {}
   ~FileArgsSource() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -51,8 +51,8 @@ class ArenaArgsSource final : public ArgsSource {
 
 }  // namespace
 
-std::shared_ptr<const ArgsSource> makeFileArgsSource(const std::string& path) {
-  return std::make_shared<FileArgsSource>(path);
+std::shared_ptr<const ArgsSource> makeFileArgsSource(int fd) {
+  return std::make_shared<FileArgsSource>(fd);
 }
 
 std::shared_ptr<const ArgsSource> makeArenaArgsSource(std::vector<std::string> arenas) {

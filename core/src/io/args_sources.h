@@ -14,7 +14,9 @@
 
 namespace gapscope::io {
 
-std::shared_ptr<const ArgsSource> makeFileArgsSource(const std::string& path);
+// Reads from its own duplicate of `fd` (the reader's descriptor of a
+// regular file): the path is never opened again.
+std::shared_ptr<const ArgsSource> makeFileArgsSource(int fd);
 std::shared_ptr<const ArgsSource> makeArenaArgsSource(std::vector<std::string> arenas);
 
 }  // namespace gapscope::io

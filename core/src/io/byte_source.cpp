@@ -42,15 +42,26 @@ ssize_t readFully(int fd, char* dst, std::size_t n) {
   return static_cast<ssize_t>(done);
 }
 
+// read() of up to n bytes, serving first the bytes already taken from a
+// stream to look at its magic bytes (`head`); -1 on an error.
+ssize_t readAfterHead(int fd, std::string& head, char* dst, std::size_t n) {
+  const std::size_t k = std::min(n, head.size());
+  std::memcpy(dst, head.data(), k);
+  head.erase(0, k);
+  if (k == n) return static_cast<ssize_t>(k);
+  ssize_t r = readFully(fd, dst + k, n - k);
+  return r < 0 ? r : r + static_cast<ssize_t>(k);
+}
+
 class PlainFileSource final : public ByteSource {
  public:
-  PlainFileSource(int fd, std::uint64_t size) : fd_(fd) {
+  PlainFileSource(int fd, std::uint64_t size, std::string head) : fd_(fd), head_(std::move(head)) {
     storedSize_ = size;
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
   std::size_t read(char* dst, std::size_t n) override {
     if (!error_.empty()) return 0;
-    ssize_t r = readFully(fd_.get(), dst, n);
+    ssize_t r = readAfterHead(fd_.get(), head_, dst, n);
     if (r < 0) {
       error_ = std::string("read error at byte ") + std::to_string(consumed_) + ": " + std::strerror(errno);
       return 0;
@@ -61,16 +72,17 @@ class PlainFileSource final : public ByteSource {
   std::uint64_t storedConsumed() const override { return consumed_; }
   // Pipes and devices (size 0) cannot be read again at an offset.
   bool rereadable() const override { return storedSize_ > 0; }
-  int fileDescriptor() const override { return fd_.get(); }
+  int fileDescriptor() const override { return storedSize_ > 0 ? fd_.get() : -1; }
 
  private:
   Fd fd_;
+  std::string head_;
   std::uint64_t consumed_ = 0;
 };
 
 class GzipFileSource final : public ByteSource {
  public:
-  GzipFileSource(int fd, std::uint64_t size) : fd_(fd), in_(1 << 20) {
+  GzipFileSource(int fd, std::uint64_t size, std::string head) : fd_(fd), head_(std::move(head)), in_(1 << 20) {
     storedSize_ = size;
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     std::memset(&z_, 0, sizeof z_);
@@ -116,7 +128,7 @@ class GzipFileSource final : public ByteSource {
 
  private:
   bool refill() {
-    ssize_t r = readFully(fd_.get(), reinterpret_cast<char*>(in_.data()), in_.size());
+    ssize_t r = readAfterHead(fd_.get(), head_, reinterpret_cast<char*>(in_.data()), in_.size());
     if (r < 0) {
       error_ = std::string("read error at compressed byte ") + std::to_string(fileRead_) + ": " +
                std::strerror(errno);
@@ -160,6 +172,7 @@ class GzipFileSource final : public ByteSource {
   }
 
   Fd fd_;
+  std::string head_;
   std::vector<Bytef> in_;
   z_stream z_;
   bool initialised_ = false;
@@ -186,7 +199,7 @@ class MemorySource final : public ByteSource {
 }  // namespace
 
 std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string* error) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = std::string("cannot open: ") + std::strerror(errno);
     return nullptr;
@@ -197,11 +210,22 @@ std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string*
     ::close(fd);
     return nullptr;
   }
-  const std::uint64_t size = S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
-  unsigned char magic[2] = {0, 0};
-  ssize_t got = ::pread(fd, magic, 2, 0);
-  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return std::make_unique<GzipFileSource>(fd, size);
-  return std::make_unique<PlainFileSource>(fd, size);
+  const bool regular = S_ISREG(st.st_mode);
+  const std::uint64_t size = regular ? static_cast<std::uint64_t>(st.st_size) : 0;
+  // A pipe cannot be read at an offset: its first bytes are read once and
+  // handed to the source, which serves them first.
+  std::string head(2, '\0');
+  ssize_t got = regular ? ::pread(fd, head.data(), 2, 0) : readFully(fd, head.data(), 2);
+  if (got < 0) {
+    *error = std::string("cannot read: ") + std::strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
+  head.resize(static_cast<std::size_t>(got));
+  const bool gzip = head.size() == 2 && head[0] == '\x1f' && head[1] == '\x8b';
+  if (regular) head.clear();
+  if (gzip) return std::make_unique<GzipFileSource>(fd, size, std::move(head));
+  return std::make_unique<PlainFileSource>(fd, size, std::move(head));
 }
 
 std::unique_ptr<ByteSource> openMemorySource(std::string_view text) {

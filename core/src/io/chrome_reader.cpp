@@ -15,35 +15,6 @@ namespace gapscope::io {
 
 namespace {
 
-struct LineColumn {
-  std::uint64_t line = 1;
-  std::uint64_t column = 1;
-};
-
-// Line and column (1-based, in bytes) of `offset` in the text a fresh
-// source yields. Only used for error messages, so it reads from the start.
-LineColumn locate(ByteSource& source, std::uint64_t offset) {
-  LineColumn lc;
-  std::vector<char> block(1 << 20);
-  std::uint64_t pos = 0;
-  std::uint64_t lineStart = 0;
-  while (pos < offset) {
-    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), offset - pos));
-    std::size_t n = source.read(block.data(), want);
-    if (n == 0) break;
-    const char* p = block.data();
-    const char* end = p + n;
-    while (const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p))) {
-      ++lc.line;
-      p = static_cast<const char*>(nl) + 1;
-      lineStart = pos + static_cast<std::uint64_t>(p - block.data());
-    }
-    pos += n;
-  }
-  lc.column = offset - lineStart + 1;
-  return lc;
-}
-
 std::string describeUnknownPhases(const UnknownPhases& u, std::uint64_t* total, std::uint64_t* first) {
   std::string text = "events with a phase gapscope does not read, dropped:";
   *total = 0;
@@ -69,17 +40,14 @@ void addTruncatedIssue(const PipelineResult& pr, ImportIssues& issues) {
   issues.add("truncated", Severity::Error, pr.truncatedAt, what);
 }
 
-using Locator = std::function<LineColumn(std::uint64_t)>;
-
-std::string positionedMessage(const std::string& name, const Locator& locator, std::uint64_t offset,
+std::string positionedMessage(const std::string& name, LineColumn lc, std::uint64_t offset,
                               const std::string& message) {
-  LineColumn lc = locator(offset);
   return name + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) + " (byte " +
          std::to_string(offset) + "): " + message;
 }
 
 LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& name,
-                      const std::shared_ptr<const ArgsSource>& fileArgs, const Locator& locator) {
+                      const std::shared_ptr<const ArgsSource>& fileArgs) {
   using O = PipelineResult::Outcome;
   LoadResult r;
   r.stats.chunks = pr.chunks;
@@ -95,7 +63,7 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
       if (!pr.errorHasPosition) {
         r.error = name + ": " + pr.message;
       } else {
-        r.error = positionedMessage(name, locator, pr.errorOffset, pr.message);
+        r.error = positionedMessage(name, pr.errorAt, pr.errorOffset, pr.message);
       }
       break;
     case O::SourceError:
@@ -131,6 +99,7 @@ PipelineConfig configFor(const LoadOptions& options, ArgsStorage storage) {
   PipelineConfig cfg;
   cfg.threads = options.threads;
   if (options.chunkBytes) cfg.chunkBytes = options.chunkBytes;
+  if (options.maxEventBytes) cfg.maxEventBytes = options.maxEventBytes;
   cfg.storage = storage;
   cfg.progress = options.progress;
   cfg.cancel = options.cancel;
@@ -151,12 +120,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, plain ? ArgsStorage::SourceOffsets : ArgsStorage::Arena));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  Locator locator = [&](std::uint64_t offset) {
-    std::string ignored;
-    std::unique_ptr<ByteSource> again = openFileSource(path, &ignored);
-    return again ? locate(*again, offset) : LineColumn{};
-  };
-  LoadResult r = finishLoad(*source, std::move(pr), path, plain ? makeFileArgsSource(path) : nullptr, locator);
+  LoadResult r = finishLoad(*source, std::move(pr), path, plain ? makeFileArgsSource(source->fileDescriptor()) : nullptr);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }
@@ -166,11 +130,7 @@ LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, c
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, ArgsStorage::Arena));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  Locator locator = [&](std::uint64_t offset) {
-    std::unique_ptr<ByteSource> again = openMemorySource(json);
-    return locate(*again, offset);
-  };
-  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, locator);
+  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }

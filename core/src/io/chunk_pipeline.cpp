@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "json_stream.h"
 #include "json_text.h"
 #include "segment_reader.h"
 #include "text_buffer.h"
@@ -31,6 +32,7 @@ struct Chunk {
   TextBuffer buf;
   std::size_t textLen = 0;
   std::size_t commaAt = npos;  // cut chunks: text index of the separating ','
+  bool uncut = false;          // no cut found: the merger walks it exactly
   bool last = false;
   bool firstInArray = false;
   std::uint64_t storedConsumed = 0;
@@ -47,6 +49,9 @@ class Pipeline {
   Pipeline(ByteSource& source, const PipelineConfig& config) : src_(source), cfg_(config) {
     if (cfg_.threads < 1) cfg_.threads = 1;
     if (cfg_.chunkBytes < 64) cfg_.chunkBytes = 64;
+    // An event that fits a chunk is always read whole, so the window is at
+    // least a chunk: whether an event is too large never depends on cuts.
+    cfg_.maxEventBytes = std::max(cfg_.maxEventBytes, cfg_.chunkBytes);
     maxInFlight_ = static_cast<std::size_t>(cfg_.threads) + 2;
   }
 
@@ -83,9 +88,17 @@ class Pipeline {
   }
 
  private:
+  // Reads on a little (1 MiB of compressed input or 16 MiB of text) so that
+  // a gzip error that garbled the text is named rather than the JSON error
+  // it caused; never the whole file, so an early error is reported early.
   void drainSource() {
-    std::vector<char> scratch(1 << 20);
-    while (!cancelled() && src_.read(scratch.data(), scratch.size()) > 0) {
+    std::vector<char> scratch(64 << 10);
+    const std::uint64_t until = src_.storedConsumed() + (1 << 20);
+    std::uint64_t text = 0;
+    while (!cancelled() && src_.storedConsumed() < until && text < (16 << 20)) {
+      const std::size_t n = src_.read(scratch.data(), scratch.size());
+      if (n == 0) break;
+      text += n;
     }
     producerError_ = src_.error();
   }
@@ -120,32 +133,44 @@ class Pipeline {
     cv_.notify_all();
   }
 
-  // Reads until the events array starts. Returns false when it never does.
+  // Walks the top level as a stream until the events array starts; returns
+  // false when it never does. `rest` gets the text read past the '['.
   bool readPrologue(std::string* rest, std::uint64_t* restBegin) {
-    std::string head;
-    std::size_t step = std::min<std::size_t>(64 << 10, cfg_.chunkBytes);
-    bool eof = false;
+    TopLevelStream walker(TopLevelMode::Start, 0);
+    LineCounter lines;
+    std::string piece(std::min<std::size_t>(64 << 10, cfg_.chunkBytes), '\0');
+    std::uint64_t begin = 0;
     TopLevelStep s;
+    LineColumn errorAt;
+    bool eof = false;
     while (true) {
-      std::size_t old = head.size();
-      head.resize(old + step);
-      std::size_t n = src_.read(head.data() + old, step);
-      head.resize(old + n);
+      const std::size_t n = src_.read(piece.data(), piece.size());
       eof = n == 0;
-      s = walkTopLevel(head, TopLevelMode::Start, eof, 0);
-      if (s.status != TopLevelStep::Status::NeedMore || eof) break;
-      step = std::min(step * 2, cfg_.chunkBytes);
+      const std::string_view text(piece.data(), n);
+      s = walker.feed(text, eof);
+      if (s.status == TopLevelStep::Status::NeedMore) {
+        lines.advance(text, begin, begin + n);
+        begin += n;
+        continue;
+      }
+      if (s.status == TopLevelStep::Status::EventsStart) {
+        lines.advance(text, begin, s.pos);
+        rest->assign(text.substr(static_cast<std::size_t>(s.pos - begin)));
+        *restBegin = s.pos;
+      } else {
+        errorAt = lines.at(text, begin, s.pos);
+      }
+      break;
     }
     std::lock_guard lock(mu_);
     prologue_ = std::move(s);
+    prologueAt_ = errorAt;
+    eventsLines_ = lines;
     prologueReady_ = true;
     if (!src_.error().empty()) producerError_ = src_.error();
-    if (eof) streamEnd_ = head.size();
+    if (eof) streamEnd_ = begin;
     cv_.notify_all();
-    if (prologue_.status != TopLevelStep::Status::EventsStart) return false;
-    rest->assign(head, prologue_.pos);
-    *restBegin = prologue_.pos;
-    return true;
+    return prologue_.status == TopLevelStep::Status::EventsStart;
   }
 
   // Waits until fewer than maxInFlight_ chunks are in flight; false when the
@@ -167,30 +192,25 @@ class Pipeline {
     bool firstChunk = true;
     while (true) {
       if (!waitForRoom()) return;
-      std::size_t target = std::max(cfg_.chunkBytes, filled);
-      std::size_t cut = npos;
-      while (true) {
-        while (!eof && filled < target) {
-          std::size_t n = src_.read(buf.text() + filled, target - filled);
-          if (n == 0) eof = true;
-          filled += n;
-        }
-        if (eof) break;
-        cut = findEventSeparatorBackward(std::string_view(buf.text(), filled), filled);
-        if (cut != npos) break;
-        // One event bigger than the buffer: read on.
-        target *= 2;
-        buf.grow(target, filled);
+      const std::size_t target = std::max(cfg_.chunkBytes, filled);
+      while (!eof && filled < target) {
+        std::size_t n = src_.read(buf.text() + filled, target - filled);
+        if (n == 0) eof = true;
+        filled += n;
       }
+      // No cut in a whole chunk (one big event, or no events at all): it
+      // goes on uncut rather than growing the window.
+      const std::size_t cut = eof ? npos : findEventSeparatorBackward(std::string_view(buf.text(), filled), filled);
       auto chunk = std::make_unique<Chunk>();
       chunk->begin = begin;
       chunk->firstInArray = firstChunk;
       chunk->storedConsumed = src_.storedConsumed();
       TextBuffer next;
       std::size_t carried = 0;
-      if (eof) {
+      if (eof || cut == npos) {
         chunk->textLen = filled;
-        chunk->last = true;
+        chunk->last = eof;
+        chunk->uncut = !eof;
       } else {
         chunk->textLen = cut + 1;
         chunk->commaAt = cut;
@@ -198,6 +218,7 @@ class Pipeline {
         next = takeBuffer(std::max(cfg_.chunkBytes, carried));
         std::memcpy(next.text(), buf.text() + chunk->textLen, carried);
       }
+      if (chunk->uncut) next = takeBuffer(cfg_.chunkBytes);
       chunk->buf = std::move(buf);
       begin += chunk->textLen;
       {
@@ -261,22 +282,25 @@ class Pipeline {
       auto chunk = std::make_unique<Chunk>();
       chunk->begin = begin;
       chunk->firstInArray = firstChunk;
-      std::size_t want = cfg_.chunkBytes;
+      const std::size_t want = cfg_.chunkBytes;
       std::size_t cut = npos;
-      while (begin + want < fileSize) {
+      if (begin + want < fileSize) {
         chunk->buf = TextBuffer::mapFile(fd, fileSize, begin, want);
         if (!chunk->buf) chunk->buf = readAt(fd, begin, want);
         if (!chunk->buf) return;
         cut = findEventSeparatorBackward(std::string_view(chunk->buf.text(), want), want);
-        if (cut != npos) break;
-        want *= 2;  // one event bigger than the chunk
-      }
-      if (cut == npos) {
+        if (cut == npos) {
+          // No cut in a whole chunk: passed on uncut, never grown.
+          chunk->textLen = want;
+          chunk->uncut = true;
+        }
+      } else {
         chunk->buf = readAt(fd, begin, static_cast<std::size_t>(fileSize - begin));
         if (!chunk->buf) return;
         chunk->textLen = static_cast<std::size_t>(fileSize - begin);
         chunk->last = true;
-      } else {
+      }
+      if (cut != npos) {
         chunk->textLen = cut + 1;
         chunk->commaAt = cut;
       }
@@ -333,7 +357,7 @@ class Pipeline {
         }
       }
       try {
-        if (!cancelled()) parseFast(*c, parser);
+        if (!cancelled() && !c->uncut && !afterEvents_.load(std::memory_order_relaxed)) parseFast(*c, parser);
       } catch (const std::bad_alloc&) {
         c->fast = FastParse{};
         c->fast.error = "out of memory";
@@ -370,6 +394,7 @@ class Pipeline {
     result_.eventsReached = true;
     bareArray_ = prologue_.bareArray;
     eventsStart_ = prologue_.pos;
+    lines_ = eventsLines_;
     while (true) {
       std::unique_ptr<Chunk> c = nextParsedChunk();
       if (!c) break;
@@ -380,13 +405,16 @@ class Pipeline {
       }
       cv_.notify_all();
       if (cfg_.progress) cfg_.progress(c->storedConsumed, src_.storedSize());
-      if (done_) return;
+      if (done_) break;
     }
+    result_.builder.issues().merge(mergerIssues_);
+    if (done_) return;
     if (cancelled()) {
       result_.outcome = PipelineResult::Outcome::Cancelled;
       return;
     }
-    finishAtEnd();
+    // The last chunk decides the outcome; without one the text ended early.
+    truncated(streamEnd_);
   }
 
   void finishWithoutEvents() {
@@ -398,6 +426,7 @@ class Pipeline {
     } else {
       result_.outcome = PipelineResult::Outcome::NotATrace;
       result_.errorOffset = prologue_.pos;
+      result_.errorAt = prologueAt_;
       result_.errorHasPosition = prologue_.positioned;
       result_.message = prologue_.message;
     }
@@ -421,60 +450,163 @@ class Pipeline {
   void handleChunk(Chunk& c) {
     ++result_.chunks;
     if (tailMode_) {
-      tail_.append(c.text());
-      return;
-    }
-    Segment seg;
-    std::string_view text = c.text();
-    std::uint64_t begin = c.begin;
-    std::string joined;
-    if (carryActive_) {
-      // The previous cut fell inside an event: parse again from its start.
-      joined = carry_ + std::string(text);
-      text = joined;
-      begin = carryBegin_;
-      std::size_t commaAt = c.commaAt == npos ? npos : carry_.size() + c.commaAt;
-      carryActive_ = false;
-      carry_.clear();
-      seg = reader_.parseText(text, begin, commaAt, c.last, carryFirstInArray_);
-    } else if (c.fast.ok) {
-      seg = interpretFast(c.fast, c.commaAt);
-      seg.outputs.push_back(std::move(c.out));
+      feedTail(c.text(), c.begin, c.last);
+      lines_.advance(c.text(), c.begin, c.begin + c.textLen);
     } else {
-      seg = reader_.walkExactly(text, begin, c.last, c.firstInArray);
+      readEvents(c);
     }
     c.out.reset();
-    apply(seg, text, begin, c.firstInArray);
     giveBack(std::move(c.buf));
   }
 
-  void apply(Segment& seg, std::string_view text, std::uint64_t begin, bool firstInArray) {
+  void readEvents(Chunk& c) {
+    std::string_view text = c.text();
+    std::uint64_t begin = c.begin;
+    std::size_t commaAt = c.commaAt;
+    StretchStart start = c.firstInArray ? StretchStart::FirstInArray : StretchStart::AfterComma;
+    if (carryActive_ && !bigEvent_ && !carry_.empty() && carry_.size() + text.size() > bigEventThreshold()) {
+      startBigEvent();
+    }
+    if (done_) return;
+    if (bigEvent_) {
+      std::size_t end = 0;
+      if (!feedBigEvent(text, begin, c.last, &end)) return;
+      if (bigEventDropped_) {
+        // Read on after the dropped event.
+        carryActive_ = false;
+        text = text.substr(end);
+        begin += end;
+        commaAt = commaAt != npos && commaAt >= end ? commaAt - end : npos;
+        start = StretchStart::AfterEvent;
+      }
+    }
+    Segment seg;
+    std::string joined;
+    if (carryActive_) {
+      // The previous stretch ended inside an event (a wrong cut, or none):
+      // parse again from its start.
+      joined = carry_ + std::string(text);
+      text = joined;
+      begin = carryBegin_;
+      commaAt = commaAt == npos ? npos : carry_.size() + commaAt;
+      start = carryStart_;
+      carryActive_ = false;
+      std::string().swap(carry_);
+      seg = reader_.parseText(text, begin, commaAt, c.last, start);
+    } else if (text.data() == c.text().data() && c.fast.ok) {
+      seg = interpretFast(c.fast, commaAt);
+      seg.outputs.push_back(std::move(c.out));
+    } else {
+      seg = reader_.walkExactly(text, begin, c.last, start);
+    }
+    apply(seg, text, begin, c.last);
+    // Lines are counted up to what may be read again (a carried event).
+    if (!done_) lines_.advance(text, begin, carryActive_ ? carryBegin_ : begin + text.size());
+  }
+
+  // A carried event longer than this is checked as a stream rather than
+  // parsed again with every chunk (which would be quadratic in its size).
+  std::size_t bigEventThreshold() const { return std::min(4 * cfg_.chunkBytes, cfg_.maxEventBytes); }
+
+  void startBigEvent() {
+    bigScan_.reset();
+    JsonValueStream::Result r = bigScan_.feed(carry_);
+    if (r.status == JsonValueStream::Result::Status::Error) {
+      malformed(carry_, carryBegin_, r.pos, r.message);
+      return;
+    }
+    // A carried event is incomplete by construction; if the stream says
+    // otherwise, the ordinary path reads it.
+    if (r.status == JsonValueStream::Result::Status::Done) return;
+    bigEvent_ = true;
+    bigEventDropped_ = false;
+    lines_.advance(carry_, carryBegin_, carryBegin_ + carry_.size());
+  }
+
+  // Feeds a chunk to the big event. True when the event ends in it, at
+  // text index `*end`; false while it goes on (or on an error).
+  bool feedBigEvent(std::string_view text, std::uint64_t begin, bool last, std::size_t* end) {
+    using R = JsonValueStream::Result::Status;
+    JsonValueStream::Result r = bigScan_.feed(text);
+    if (r.status == R::Error) {
+      malformed(text, begin, r.pos, r.message);
+      return false;
+    }
+    const std::size_t used = r.status == R::Done ? r.pos : text.size();
+    lines_.advance(text, begin, begin + used);
+    if (!bigEventDropped_ && carry_.size() + used > cfg_.maxEventBytes) dropBigEvent();
+    if (r.status == R::NeedMore) {
+      if (!bigEventDropped_) carry_.append(text);
+      if (last) truncated(begin + text.size());
+      return false;
+    }
+    bigEvent_ = false;
+    *end = r.pos;
+    return true;
+  }
+
+  void dropBigEvent() {
+    bigEventDropped_ = true;
+    std::string().swap(carry_);
+    mergerIssues_.add("event_too_large", Severity::Warning, carryBegin_,
+                      "an event larger than " + std::to_string(cfg_.maxEventBytes >> 20) +
+                          " MiB (the most the reader holds at once): checked and dropped");
+  }
+
+  void feedTail(std::string_view text, std::uint64_t begin, bool eof) {
+    TopLevelStep s = tail_->feed(text, eof);
+    using S = TopLevelStep::Status;
+    if (s.status == S::NeedMore) return;
+    for (auto& e : s.entries) result_.entries.push_back(std::move(e));
+    if (s.status == S::Truncated) {
+      truncated(s.pos);
+    } else if (s.status == S::Error) {
+      malformed(text, begin, static_cast<std::size_t>(s.pos - begin), s.message);
+    }
+    done_ = true;
+  }
+
+  void malformed(std::string_view text, std::uint64_t begin, std::size_t pos, std::string message) {
+    result_.outcome = PipelineResult::Outcome::Malformed;
+    result_.errorOffset = begin + pos;
+    result_.errorAt = lines_.at(text, begin, begin + pos);
+    result_.message = std::move(message);
+    done_ = true;
+  }
+
+  void truncated(std::uint64_t at, std::uint64_t lastCompleteEnd = 0) {
+    result_.outcome = PipelineResult::Outcome::Truncated;
+    result_.truncatedAt = at;
+    if (lastCompleteEnd) result_.lastCompleteEnd = lastCompleteEnd;
+    done_ = true;
+  }
+
+  void apply(Segment& seg, std::string_view text, std::uint64_t begin, bool last) {
     for (auto& out : seg.outputs) absorb(*out, begin + text.size());
     switch (seg.kind) {
       case Segment::Kind::CutOk:
         break;
-      case Segment::Kind::ArrayEnd:
+      case Segment::Kind::ArrayEnd: {
+        afterEvents_.store(true, std::memory_order_relaxed);
         tailMode_ = true;
-        tail_.assign(text.substr(seg.pos + 1));
-        tailBegin_ = begin + seg.pos + 1;
+        const std::uint64_t tailBegin = begin + seg.pos + 1;
+        lines_.advance(text, begin, tailBegin);
+        tail_ = std::make_unique<TopLevelStream>(
+            bareArray_ ? TopLevelMode::AfterBareArray : TopLevelMode::AfterEventsInObject, tailBegin);
+        feedTail(text.substr(seg.pos + 1), tailBegin, last);
         break;
+      }
       case Segment::Kind::BadCut:
         carryActive_ = true;
         carry_.assign(text.substr(seg.pos));
         carryBegin_ = begin + seg.pos;
-        carryFirstInArray_ = firstInArray && seg.pos == skipSpaces(text, 0);
+        carryStart_ = seg.carryStart;
         break;
       case Segment::Kind::Truncated:
-        result_.outcome = PipelineResult::Outcome::Truncated;
-        result_.truncatedAt = begin + text.size();
-        if (seg.lastCompleteEnd) result_.lastCompleteEnd = begin + seg.lastCompleteEnd;
-        done_ = true;
+        truncated(begin + text.size(), seg.lastCompleteEnd ? begin + seg.lastCompleteEnd : 0);
         break;
       case Segment::Kind::Malformed:
-        result_.outcome = PipelineResult::Outcome::Malformed;
-        result_.errorOffset = begin + seg.pos;
-        result_.message = seg.message;
-        done_ = true;
+        malformed(text, begin, seg.pos, std::move(seg.message));
         break;
     }
   }
@@ -511,32 +643,6 @@ class Pipeline {
     result_.builder.reserve(estimate(first.slices), estimate(first.flowEvents));
   }
 
-  void finishAtEnd() {
-    if (carryActive_) {
-      // Cannot happen with a well-behaved producer (the last chunk is never
-      // cut); treat it as the end of the text.
-      result_.outcome = PipelineResult::Outcome::Truncated;
-      result_.truncatedAt = streamEnd_;
-      return;
-    }
-    if (!tailMode_) {
-      result_.outcome = PipelineResult::Outcome::Truncated;
-      result_.truncatedAt = streamEnd_;
-      return;
-    }
-    TopLevelStep s = walkTopLevel(tail_, bareArray_ ? TopLevelMode::AfterBareArray : TopLevelMode::AfterEventsInObject,
-                                  /*eof=*/true, tailBegin_);
-    for (auto& e : s.entries) result_.entries.push_back(std::move(e));
-    if (s.status == TopLevelStep::Status::Truncated) {
-      result_.outcome = PipelineResult::Outcome::Truncated;
-      result_.truncatedAt = tailBegin_ + tail_.size();
-    } else if (s.status == TopLevelStep::Status::Error) {
-      result_.outcome = PipelineResult::Outcome::Malformed;
-      result_.errorOffset = tailBegin_ + s.pos;
-      result_.message = s.message;
-    }
-  }
-
   ByteSource& src_;
   PipelineConfig cfg_;
   std::size_t maxInFlight_;
@@ -551,6 +657,9 @@ class Pipeline {
   bool producerDone_ = false;
   bool prologueReady_ = false;
   TopLevelStep prologue_;
+  LineColumn prologueAt_;    // where a prologue error is
+  LineCounter eventsLines_;  // lines counted up to the events
+  std::atomic<bool> afterEvents_{false};  // the events array has ended: chunks are not parsed
   std::string producerError_;
   bool gzipEndedEarly_ = false;
   std::uint64_t streamEnd_ = 0;
@@ -563,13 +672,17 @@ class Pipeline {
   bool done_ = false;
   bool bareArray_ = false;
   std::uint64_t eventsStart_ = 0;
+  LineCounter lines_;
+  ImportIssues mergerIssues_;
   bool tailMode_ = false;
-  std::string tail_;
-  std::uint64_t tailBegin_ = 0;
+  std::unique_ptr<TopLevelStream> tail_;
   bool carryActive_ = false;
-  bool carryFirstInArray_ = false;
+  StretchStart carryStart_ = StretchStart::AfterComma;
   std::string carry_;
   std::uint64_t carryBegin_ = 0;
+  bool bigEvent_ = false;         // the carried event is being checked as a stream
+  bool bigEventDropped_ = false;  // ... and is over maxEventBytes: not held
+  JsonValueStream bigScan_;
 };
 
 }  // namespace

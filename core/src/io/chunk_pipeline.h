@@ -17,6 +17,15 @@
 // is carried into the next chunk, which is parsed again from there. The
 // careful path costs one extra pass over the chunks involved; real traces
 // rarely need it.
+//
+// Memory is bounded: a chunk is never grown to find a cut (a stretch with
+// none is passed on uncut and walked exactly), an event that outgrows a few
+// chunks is checked as a stream (json_stream.h) and held only up to
+// maxEventBytes (bigger ones are dropped with an import issue), and the
+// top level around the events is walked as a stream that keeps members up
+// to 1 MiB. Every byte is looked at a bounded number of times, and an error
+// is reported as soon as the merger reaches it, with its line and column
+// counted from the text as it went past (the input is never read twice).
 #pragma once
 
 #include <atomic>
@@ -27,6 +36,7 @@
 
 #include "byte_source.h"
 #include "event_parser.h"
+#include "line_counter.h"
 #include "top_level.h"
 
 namespace gapscope::io {
@@ -36,6 +46,9 @@ struct PipelineConfig {
   // 1 MiB: measured faster than 4 or 16 MiB (fewer first-touch page
   // faults, chunks stay in cache) and it keeps the text in flight small.
   std::size_t chunkBytes = 1u << 20;
+  // The largest event held whole for parsing; a bigger one is checked,
+  // dropped and counted (event_too_large).
+  std::size_t maxEventBytes = std::size_t{64} << 20;
   ArgsStorage storage = ArgsStorage::SourceOffsets;
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   const std::atomic<bool>* cancel = nullptr;
@@ -57,6 +70,7 @@ struct PipelineResult {
   std::vector<std::string> arenas;     // raw args by arena id (ArgsStorage::Arena)
   std::vector<TopLevelEntry> entries;  // top-level members before and after the events
   std::uint64_t errorOffset = 0;
+  LineColumn errorAt;            // line and column of errorOffset
   bool errorHasPosition = true;  // false for "the file is empty"
   std::string message;
   std::uint64_t truncatedAt = 0;       // Truncated: where the text ends

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "decimal_time.h"
+#include "gapscope/model/time_limits.h"
 #include "json_text.h"
 
 namespace gapscope::io {
@@ -26,13 +27,26 @@ ChromeId EventEmitter::chromeId(const Scalar& s) {
   return builder().numericId(0);
 }
 
-bool EventEmitter::time(const Scalar& s, TimeNs* out, const char* missingName, const char* invalidName,
-                        const char* what) {
+bool EventEmitter::inRange(TimeNs t, const Scalar& s, const char* field) {
+  if (isTimeInRange(t)) return true;
+  const bool ts = std::string_view(field) == "ts";
+  std::string what = std::string(field) + " " + std::string(s.text.substr(0, 40)) + " us of the event \"" +
+                     std::string(f.name.substr(0, 80)) +
+                     "\" is beyond +-3e15 us (about 95 years from the epoch), which gapscope cannot add or subtract "
+                     "without overflow: " +
+                     (ts ? "event dropped" : "kept with duration 0");
+  builder().issues().add(ts ? "timestamp_out_of_range" : "duration_out_of_range", Severity::Warning, f.offset, what);
+  return false;
+}
+
+bool EventEmitter::time(const Scalar& s, TimeNs* out, const char* field, const char* missingName,
+                        const char* invalidName, const char* what) {
   if (s.kind == Scalar::Kind::None) {
     issue(missingName, Severity::Warning, what);
     return false;
   }
   if ((s.kind == Scalar::Kind::Number || s.kind == Scalar::Kind::String) && parseMicrosAsNanos(s.text, out)) {
+    if (!inRange(*out, s, field)) return false;
     if (s.kind == Scalar::Kind::String) {
       issue("time_as_string", Severity::Info, "ts or dur written as a string holding a number: read as the number");
     }
@@ -43,7 +57,7 @@ bool EventEmitter::time(const Scalar& s, TimeNs* out, const char* missingName, c
 }
 
 bool EventEmitter::timestamp(TimeNs* ts) {
-  return time(f.ts, ts, "missing_timestamp", "invalid_timestamp",
+  return time(f.ts, ts, "ts", "missing_timestamp", "invalid_timestamp",
               "event without a numeric ts (microseconds): dropped");
 }
 
@@ -87,7 +101,7 @@ void EventEmitter::emitSlice(bool complete) {
   if (complete) {
     if (f.dur.kind == Scalar::Kind::None) {
       issue("missing_duration", Severity::Warning, "X event without dur: kept with duration 0");
-    } else if (!time(f.dur, &e.dur, "missing_duration", "invalid_duration",
+    } else if (!time(f.dur, &e.dur, "dur", "missing_duration", "invalid_duration",
                      "X event with a dur that is not a number: kept with duration 0")) {
       e.dur = 0;
     }
@@ -212,7 +226,7 @@ void EventEmitter::emitAsync() {
 
 void EventEmitter::emitMetadata() {
   TimeNs ts;
-  if (f.ts.kind != Scalar::Kind::None && parseMicrosAsNanos(f.ts.text, &ts)) builder().noteTime(ts);
+  if (f.ts.kind != Scalar::Kind::None && parseMicrosAsNanos(f.ts.text, &ts) && isTimeInRange(ts)) builder().noteTime(ts);
   const std::string_view name = f.name;
   const bool process = name.rfind("process_", 0) == 0;
   ChromeId pid = chromeId(f.pid);
@@ -243,7 +257,7 @@ void EventEmitter::emitMetadata() {
 
 void EventEmitter::dropUnknown() {
   TimeNs ts;
-  if (f.ts.kind != Scalar::Kind::None && parseMicrosAsNanos(f.ts.text, &ts)) builder().noteTime(ts);
+  if (f.ts.kind != Scalar::Kind::None && parseMicrosAsNanos(f.ts.text, &ts) && isTimeInRange(ts)) builder().noteTime(ts);
   out_.unknownPhases.add(static_cast<unsigned char>(f.phSingleChar ? f.ph : '?'), f.offset);
 }
 

@@ -27,7 +27,8 @@ class EventEmitter {
   void issue(const char* name, Severity sev, const char* what) { builder().issues().add(name, sev, f.offset, what); }
 
   ChromeId chromeId(const Scalar& s);
-  bool time(const Scalar& s, TimeNs* out, const char* missingName, const char* invalidName, const char* what);
+  bool inRange(TimeNs t, const Scalar& s, const char* field);
+  bool time(const Scalar& s, TimeNs* out, const char* field, const char* missingName, const char* invalidName, const char* what);
   bool timestamp(TimeNs* ts);
   std::uint64_t numericFlowId(const Scalar& s, bool local);
   ArgsRef argsRef();

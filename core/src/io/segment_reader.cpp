@@ -29,7 +29,10 @@ Segment interpretFast(const FastParse& fast, std::size_t commaAt) {
 }
 
 Segment SegmentReader::parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last,
-                                 bool firstInArray) {
+                                 StretchStart start) {
+  // The fast parse reads "[" events "]": text that starts after an event,
+  // or was not cut and does not end the file, is walked instead.
+  if (start == StretchStart::AfterEvent || (commaAt == npos && !last)) return walkExactly(text, begin, last, start);
   TextBuffer b = bufferHolding(text);
   const std::size_t len = lengthToParse(b.data(), text.size(), commaAt);
   if (commaAt != npos) b.text()[commaAt] = ']';
@@ -40,20 +43,30 @@ Segment SegmentReader::parseText(std::string_view text, std::uint64_t begin, std
     seg.outputs.push_back(std::move(out));
     return seg;
   }
-  return walkExactly(text, begin, last, firstInArray);
+  return walkExactly(text, begin, last, start);
 }
 
-Segment SegmentReader::walkExactly(std::string_view text, std::uint64_t begin, bool last, bool firstInArray) {
+Segment SegmentReader::walkExactly(std::string_view text, std::uint64_t begin, bool last, StretchStart start) {
   ++walks_;
   std::vector<Span> elements;
   Segment seg;
   std::size_t p = 0;
-  bool expectValue = true;
-  bool afterComma = !firstInArray;
+  bool expectValue = start != StretchStart::AfterEvent;
+  bool afterComma = start == StretchStart::AfterComma;
   while (true) {
     p = skipSpaces(text, p);
     if (p >= text.size()) {
-      seg.kind = last ? Segment::Kind::Truncated : Segment::Kind::CutOk;
+      if (last) {
+        seg.kind = Segment::Kind::Truncated;
+      } else if (expectValue && afterComma) {
+        seg.kind = Segment::Kind::CutOk;
+      } else {
+        // Text that was not cut at a ',' (no cut found, or only white
+        // space): the next text goes on from this state.
+        seg.kind = Segment::Kind::BadCut;
+        seg.pos = text.size();
+        seg.carryStart = expectValue ? StretchStart::FirstInArray : StretchStart::AfterEvent;
+      }
       break;
     }
     const char ch = text[p];
@@ -71,12 +84,14 @@ Segment SegmentReader::walkExactly(std::string_view text, std::uint64_t begin, b
       }
       ValueExtent v = scanValueEnd(text, p);
       if (!v.complete) {
-        if (!last) {
+        JsonCheck check = checkJsonValue(text, p);
+        if (!last && check.status != JsonCheck::Status::Error) {
+          // The event goes on in the next text (a wrong cut, or none).
           seg.kind = Segment::Kind::BadCut;
           seg.pos = p;
+          seg.carryStart = afterComma ? StretchStart::AfterComma : StretchStart::FirstInArray;
           break;
         }
-        JsonCheck check = checkJsonValue(text, p);
         if (check.status == JsonCheck::Status::Error) {
           seg.kind = Segment::Kind::Malformed;
           seg.pos = check.pos;

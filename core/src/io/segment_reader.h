@@ -15,11 +15,21 @@
 
 namespace gapscope::io {
 
+// Where in the events array a stretch of text starts.
+enum class StretchStart {
+  FirstInArray,  // right after the '[': an event or the ']'
+  AfterComma,    // after a ',': an event
+  AfterEvent,    // right after an event: ',' or ']'
+};
+
 // What the merger decided about one stretch of text.
 struct Segment {
   enum class Kind { CutOk, ArrayEnd, BadCut, Truncated, Malformed };
   Kind kind = Kind::CutOk;
-  std::size_t pos = 0;  // ArrayEnd: the ']'; BadCut: start of the carried event; Malformed: the fault
+  // ArrayEnd: the ']'; BadCut: start of the carried text (an incomplete
+  // event, or the end of the text); Malformed: the fault.
+  std::size_t pos = 0;
+  StretchStart carryStart = StretchStart::AfterComma;  // BadCut: where the carried text starts
   std::string message;
   std::size_t lastCompleteEnd = 0;  // Truncated: end of the last whole event in this text (0: none)
   std::vector<std::unique_ptr<ChunkOutput>> outputs;
@@ -40,10 +50,13 @@ class SegmentReader {
   using NewOutput = std::function<std::unique_ptr<ChunkOutput>()>;
   explicit SegmentReader(NewOutput newOutput) : newOutput_(std::move(newOutput)) {}
 
-  // Fast parse of text that is not in a chunk buffer, then the exact walk if needed.
-  Segment parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last, bool firstInArray);
-  // Exact walk over the elements: finds real JSON errors, truncation, and wrong cuts.
-  Segment walkExactly(std::string_view text, std::uint64_t begin, bool last, bool firstInArray);
+  // Fast parse of text that is not in a chunk buffer, then the exact walk
+  // if needed. `commaAt`: the cut's ',' (npos: the text was not cut).
+  Segment parseText(std::string_view text, std::uint64_t begin, std::size_t commaAt, bool last, StretchStart start);
+  // Exact walk over the elements: finds real JSON errors, truncation, and
+  // wrong cuts. Text that is not the last and does not end after a ','
+  // (a chunk with no cut) ends in a BadCut that carries what follows.
+  Segment walkExactly(std::string_view text, std::uint64_t begin, bool last, StretchStart start);
   std::uint64_t walks() const { return walks_; }
 
  private:

@@ -9,11 +9,6 @@ namespace gapscope::io {
 
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-// Unknown top-level members bigger than this are not kept (e.g. Chrome's
-// "systemTraceEvents", a whole ftrace dump in one string).
-constexpr std::size_t kMaxKeptRawValue = 1 << 20;
-
 std::string describeTopLevelValue(char c) {
   if (c == '"') return "a JSON string";
   if (c == '-' || (c >= '0' && c <= '9')) return "a JSON number";
@@ -22,123 +17,7 @@ std::string describeTopLevelValue(char c) {
   return {};
 }
 
-class Walker {
- public:
-  Walker(std::string_view text, bool eof, std::uint64_t base) : t_(text), eof_(eof), base_(base) {}
-
-  TopLevelStep run(TopLevelMode mode) {
-    if (mode == TopLevelMode::Start) return start();
-    if (mode == TopLevelMode::AfterBareArray) return finishAfterTopValue(0);
-    return objectMembers(0, /*afterMember=*/true, /*sawEvents=*/true);
-  }
-
- private:
-  TopLevelStep start() {
-    std::size_t p = 0;
-    if (t_.substr(0, 3) == kBom) p = 3;
-    p = skipSpaces(t_, p);
-    if (p >= t_.size()) {
-      if (!eof_) return needMore();
-      if (t_.empty()) {
-        step_.positioned = false;
-        return error(0, "the file is empty");
-      }
-      return error(p, "the file contains only white space");
-    }
-    char c = t_[p];
-    if (c == '[') {
-      TopLevelStep s;
-      s.status = TopLevelStep::Status::EventsStart;
-      s.pos = p + 1;
-      s.bareArray = true;
-      return s;
-    }
-    if (c == '{') return objectMembers(p + 1, /*afterMember=*/false, /*sawEvents=*/false);
-    std::string kind = describeTopLevelValue(c);
-    if (!kind.empty()) {
-      return error(p, "the file holds " + kind +
-                          ", not a trace: expected an object with \"traceEvents\" or an array of events");
-    }
-    return error(p, "not a JSON trace: expected '{' or '[', " + describeFound(t_, p));
-  }
-
-  // Walks "key": value pairs. `afterMember`: a member was just read, so ','
-  // or '}' comes next.
-  TopLevelStep objectMembers(std::size_t p, bool afterMember, bool sawEvents) {
-    bool first = !afterMember;
-    while (true) {
-      p = skipSpaces(t_, p);
-      if (p >= t_.size()) return endOfText();
-      if (afterMember) {
-        if (t_[p] == '}') return finishAfterTopValue(p + 1, sawEvents);
-        if (t_[p] != ',') return error(p, "expected ',' or '}' after a top-level member, " + describeFound(t_, p));
-        p = skipSpaces(t_, p + 1);
-        if (p >= t_.size()) return endOfText();
-      } else if (first && t_[p] == '}') {
-        return finishAfterTopValue(p + 1, sawEvents);
-      }
-      first = false;
-      if (t_[p] != '"') return error(p, "expected '\"' to start an object key, " + describeFound(t_, p));
-      std::size_t keyPos = p;
-      JsonCheck keyCheck = checkJsonValue(t_, p);
-      if (keyCheck.status == JsonCheck::Status::EndOfInput) return endOfText();
-      if (keyCheck.status == JsonCheck::Status::Error) return error(keyCheck.pos, keyCheck.message);
-      std::string key;
-      unescapeJsonString(t_.substr(p + 1, keyCheck.pos - p - 2), &key);
-      p = skipSpaces(t_, keyCheck.pos);
-      if (p >= t_.size()) return endOfText();
-      if (t_[p] != ':') return error(p, "expected ':' after an object key, " + describeFound(t_, p));
-      p = skipSpaces(t_, p + 1);
-      if (p >= t_.size()) return endOfText();
-      if (key == "traceEvents" && !sawEvents) {
-        if (t_[p] != '[') return error(p, "\"traceEvents\" must be an array, " + describeFound(t_, p));
-        step_.status = TopLevelStep::Status::EventsStart;
-        step_.pos = p + 1;
-        return std::move(step_);
-      }
-      JsonCheck value = checkJsonValue(t_, p);
-      if (value.status == JsonCheck::Status::EndOfInput) return endOfText();
-      if (value.status == JsonCheck::Status::Error) return error(value.pos, value.message);
-      step_.entries.push_back({std::move(key), std::string(t_.substr(p, value.pos - p)), base_ + keyPos});
-      p = value.pos;
-      afterMember = true;
-    }
-  }
-
-  TopLevelStep finishAfterTopValue(std::size_t p, bool sawEvents = true) {
-    if (!sawEvents) return error(p - 1, "the top-level object has no \"traceEvents\" array");
-    p = skipSpaces(t_, p);
-    // Some writers pad files with NUL bytes; they carry nothing.
-    while (p < t_.size() && (t_[p] == '\0' || isJsonSpace(t_[p]))) ++p;
-    if (p < t_.size()) return error(p, "unexpected content after the end of the trace, " + describeFound(t_, p));
-    if (!eof_) return needMore();
-    step_.status = TopLevelStep::Status::Finished;
-    step_.pos = p;
-    return std::move(step_);
-  }
-
-  TopLevelStep endOfText() {
-    if (!eof_) return needMore();
-    step_.status = TopLevelStep::Status::Truncated;
-    step_.pos = t_.size();
-    return std::move(step_);
-  }
-  TopLevelStep needMore() {
-    step_.status = TopLevelStep::Status::NeedMore;
-    return std::move(step_);
-  }
-  TopLevelStep error(std::size_t pos, std::string message) {
-    step_.status = TopLevelStep::Status::Error;
-    step_.pos = pos;
-    step_.message = std::move(message);
-    return std::move(step_);
-  }
-
-  std::string_view t_;
-  bool eof_;
-  std::uint64_t base_;
-  TopLevelStep step_;
-};
+constexpr const char* kNotATrace = "not a JSON trace: expected '{' or '[', ";
 
 DeviceProperties deviceFromJson(const nlohmann::json& j, std::string raw) {
   DeviceProperties d;
@@ -191,12 +70,204 @@ void applyDeviceProperties(const TopLevelEntry& e, TraceMetadata& m, ImportIssue
 
 }  // namespace
 
-TopLevelStep walkTopLevel(std::string_view text, TopLevelMode mode, bool eof, std::uint64_t base) {
-  return Walker(text, eof, base).run(mode);
+TopLevelStream::TopLevelStream(TopLevelMode mode, std::uint64_t base)
+    : state_(mode == TopLevelMode::Start            ? State::Start
+             : mode == TopLevelMode::AfterBareArray ? State::AfterTop
+                                                    : State::AfterMember),
+      offset_(base),
+      begin_(base),
+      sawEvents_(mode != TopLevelMode::Start) {}
+
+TopLevelStep TopLevelStream::feed(std::string_view piece, bool eof) {
+  std::size_t i = 0;
+  while (i < piece.size()) {
+    if (step(piece, i)) return std::move(step_);
+  }
+  if (eof && atEof()) return std::move(step_);
+  TopLevelStep more;
+  more.status = TopLevelStep::Status::NeedMore;
+  return more;
+}
+
+bool TopLevelStream::atEof() {
+  using S = TopLevelStep::Status;
+  switch (state_) {
+    case State::Start:
+      if (offset_ == begin_) {
+        step_.positioned = false;
+        return decide(S::Error, begin_, "the file is empty");
+      }
+      return decide(S::Error, offset_, "the file contains only white space");
+    case State::Bom1:
+    case State::Bom2:
+      return decide(S::Error, begin_, std::string(kNotATrace) + "found byte 0xef");
+    case State::AfterTop:
+      return decide(S::Finished, offset_);
+    default:
+      return decide(S::Truncated, offset_);
+  }
+}
+
+bool TopLevelStream::decide(TopLevelStep::Status status, std::uint64_t pos, std::string message) {
+  step_.status = status;
+  step_.pos = pos;
+  step_.message = std::move(message);
+  return true;
+}
+
+void TopLevelStream::keep(std::string* into, std::string_view bytes) {
+  if (over_) return;
+  if (into->size() + bytes.size() > kMaxKeptTopLevelBytes) {
+    over_ = true;
+    std::string().swap(*into);
+    return;
+  }
+  into->append(bytes);
+}
+
+bool TopLevelStream::closeObject(std::uint64_t at) {
+  if (!sawEvents_) return decide(TopLevelStep::Status::Error, at, "the top-level object has no \"traceEvents\" array");
+  state_ = State::AfterTop;
+  return false;
+}
+
+// Feeds a key or value string to value_ and keeps its bytes; true once decided (an error).
+bool TopLevelStream::readString(JsonValueStream::Result r, std::string* into, std::string_view rest, std::size_t& i) {
+  using R = JsonValueStream::Result::Status;
+  if (r.status == R::Error) return decide(TopLevelStep::Status::Error, offset_ + r.pos, std::move(r.message));
+  const std::size_t used = r.status == R::Done ? r.pos : rest.size();
+  keep(into, rest.substr(0, used));
+  i += used;
+  offset_ += used;
+  return false;
+}
+
+bool TopLevelStream::step(std::string_view piece, std::size_t& i) {
+  using S = TopLevelStep::Status;
+  using R = JsonValueStream::Result::Status;
+  const bool skipsSpace = state_ != State::KeyText && state_ != State::ValueText && state_ != State::Bom1 &&
+                          state_ != State::Bom2 && !(state_ == State::Start && offset_ == begin_);
+  if (skipsSpace && isJsonSpace(piece[i])) {
+    const std::size_t from = i;
+    while (i < piece.size() && isJsonSpace(piece[i])) ++i;
+    offset_ += i - from;
+    return false;
+  }
+  const char c = piece[i];
+  const std::uint64_t at = offset_;
+  bool decided = false;
+  bool consume = true;
+  switch (state_) {
+    case State::Start:
+      if (at == begin_ && c == '\xEF') {
+        state_ = State::Bom1;
+      } else if (isJsonSpace(c)) {
+      } else if (c == '[') {
+        step_.bareArray = true;
+        decided = decide(S::EventsStart, at + 1);
+      } else if (c == '{') {
+        state_ = State::ObjectFirst;
+      } else if (std::string kind = describeTopLevelValue(c); !kind.empty()) {
+        decided = decide(S::Error, at, "the file holds " + kind +
+                                           ", not a trace: expected an object with \"traceEvents\" or an array of events");
+      } else {
+        decided = decide(S::Error, at, kNotATrace + describeFound(piece, i));
+      }
+      break;
+    case State::Bom1:
+    case State::Bom2:
+      if (c != (state_ == State::Bom1 ? '\xBB' : '\xBF')) {
+        decided = decide(S::Error, begin_, std::string(kNotATrace) + "found byte 0xef");
+      } else {
+        state_ = state_ == State::Bom1 ? State::Bom2 : State::Start;
+      }
+      break;
+    case State::ObjectFirst:
+    case State::Key:
+      if (c == '}' && state_ == State::ObjectFirst) {
+        decided = closeObject(at);
+      } else if (c != '"') {
+        decided = decide(S::Error, at, "expected '\"' to start an object key, " + describeFound(piece, i));
+      } else {
+        keyOffset_ = at;
+        key_.clear();
+        raw_.clear();
+        over_ = false;
+        value_.reset();
+        state_ = State::KeyText;
+        consume = false;
+      }
+      break;
+    case State::KeyText: {
+      std::string_view rest = piece.substr(i);
+      JsonValueStream::Result r = value_.feed(rest);
+      const bool done = r.status == R::Done;
+      if (readString(std::move(r), &key_, rest, i)) return true;
+      if (done) {
+        std::string key;
+        if (!over_ && key_.size() >= 2) unescapeJsonString(std::string_view(key_).substr(1, key_.size() - 2), &key);
+        key_ = std::move(key);
+        state_ = State::Colon;
+      }
+      return false;
+    }
+    case State::Colon:
+      if (c != ':') decided = decide(S::Error, at, "expected ':' after an object key, " + describeFound(piece, i));
+      else state_ = State::BeforeValue;
+      break;
+    case State::BeforeValue:
+      if (key_ == "traceEvents" && !sawEvents_ && !over_) {
+        if (c != '[') {
+          decided = decide(S::Error, at, "\"traceEvents\" must be an array, " + describeFound(piece, i));
+        } else {
+          sawEvents_ = true;
+          decided = decide(S::EventsStart, at + 1);
+        }
+      } else {
+        value_.reset();
+        state_ = State::ValueText;
+        consume = false;
+      }
+      break;
+    case State::ValueText: {
+      std::string_view rest = piece.substr(i);
+      JsonValueStream::Result r = value_.feed(rest);
+      const bool done = r.status == R::Done;
+      if (readString(std::move(r), &raw_, rest, i)) return true;
+      if (done) {
+        step_.entries.push_back({std::move(key_), over_ ? std::string() : std::move(raw_), keyOffset_, over_});
+        key_.clear();
+        raw_.clear();
+        state_ = State::AfterMember;
+      }
+      return false;
+    }
+    case State::AfterMember:
+      if (c == '}') decided = closeObject(at);
+      else if (c == ',') state_ = State::Key;
+      else decided = decide(S::Error, at, "expected ',' or '}' after a top-level member, " + describeFound(piece, i));
+      break;
+    case State::AfterTop:
+      // Some writers pad files with NUL bytes; they carry nothing.
+      if (c != '\0') decided = decide(S::Error, at, "unexpected content after the end of the trace, " + describeFound(piece, i));
+      break;
+  }
+  if (decided) return true;
+  if (consume) {
+    ++i;
+    ++offset_;
+  }
+  return false;
 }
 
 void applyTopLevelEntry(const TopLevelEntry& e, TraceMetadata& m, ImportIssues& issues) {
-  if (e.key == "deviceProperties") {
+  if (e.key == "traceEvents") {
+    issues.add("duplicate_trace_events", Severity::Warning, e.offset,
+               "a second \"traceEvents\" member: its events are not read");
+  } else if (e.skipped) {
+    issues.add("top_level_value_skipped", Severity::Info, e.offset,
+               "a top-level member larger than 1 MiB (e.g. systemTraceEvents) is not kept");
+  } else if (e.key == "deviceProperties") {
     applyDeviceProperties(e, m, issues);
   } else if (e.key == "distributedInfo") {
     m.distributedInfoJson = e.raw;
@@ -212,12 +283,6 @@ void applyTopLevelEntry(const TopLevelEntry& e, TraceMetadata& m, ImportIssues& 
       issues.add("bad_display_time_unit", Severity::Info, e.offset,
                  "displayTimeUnit is neither \"ms\" nor \"ns\": ignored");
     }
-  } else if (e.key == "traceEvents") {
-    issues.add("duplicate_trace_events", Severity::Warning, e.offset,
-               "a second \"traceEvents\" member: its events are not read");
-  } else if (e.raw.size() > kMaxKeptRawValue) {
-    issues.add("top_level_value_skipped", Severity::Info, e.offset,
-               "a top-level member larger than 1 MiB (e.g. systemTraceEvents) is not kept");
   } else {
     m.otherKeys.emplace_back(e.key, e.raw);
   }

@@ -8,7 +8,11 @@ void ImportIssues::add(ImportIssue issue) {
   for (auto& known : issues_) {
     if (known.name == issue.name) {
       known.count += issue.count;
-      known.firstOffset = std::min(known.firstOffset, issue.firstOffset);
+      // The description is the first occurrence's (some name the event).
+      if (issue.firstOffset < known.firstOffset) {
+        known.firstOffset = issue.firstOffset;
+        known.description = std::move(issue.description);
+      }
       return;
     }
   }

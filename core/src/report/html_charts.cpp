@@ -7,6 +7,7 @@
 #include "gapscope/format/duration.h"
 #include "gapscope/format/escape.h"
 #include "gapscope/format/number.h"
+#include "gapscope/model/time_limits.h"
 #include "report/render_common.h"
 
 namespace gapscope::report {
@@ -108,7 +109,7 @@ std::string utilizationSvg(const Report& r) {
     }
   }
   for (int i = 0; i <= 4; ++i) {
-    TimeNs t = r.trace.start + span * i / 4;
+    TimeNs t = r.trace.start + partOf(span, i, 4);
     double x = xOf(t);
     s += line(x, plotBottom, x, plotBottom + 5, "axis");
     const std::string label = format::formatDuration(t - r.trace.start, format::DurationStyle::AxisLabel);
@@ -230,7 +231,7 @@ std::string stepBarsSvg(const compare::Comparison& c) {
   for (int i = 0; i <= 4; ++i) {
     const double x = left + plotW * i / 4;
     s += line(x, axisY, x, axisY + 5, "axis");
-    const std::string label = format::formatDuration(longest * i / 4, format::DurationStyle::AxisLabel);
+    const std::string label = format::formatDuration(partOf(longest, i, 4), format::DurationStyle::AxisLabel);
     s += text(x, axisY + 18, format::escapeHtml(label), "tick", i == 0 ? "start" : i == 4 ? "end" : "middle");
   }
   return s + "</svg>";

@@ -5,6 +5,7 @@
 
 #include "gapscope/analysis/gap_histogram.h"
 #include "gapscope/format/duration.h"
+#include "gapscope/model/time_limits.h"
 #include "report/report_build.h"
 
 namespace gapscope::report {
@@ -184,7 +185,7 @@ Table blamedCpuOpsTable(const ReportInputs& in) {
       "What the launching threads did while the GPU waited for launches, over every such gap; "
       "\"(untraced)\" is time covered by no traced op (Python, the framework).";
   TimeNs total = 0;
-  for (const auto& op : in.gaps.overheadCpuOps) total += op.selfNs;
+  for (const auto& op : in.gaps.overheadCpuOps) total = addSaturating(total, op.selfNs);
   for (const auto& op : in.gaps.overheadCpuOps) {
     t.rows.push_back({textCell(op.isUntraced ? std::string_view("(untraced)") : in.trace.str(op.name)),
                       durationCell(op.selfNs), realCell(percentOf(op.selfNs, total))});

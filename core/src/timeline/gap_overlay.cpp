@@ -81,7 +81,8 @@ GapOverlay::GapOverlay(const Trace& trace, const TimelineLayout& layout,
   // GapAnalysis lists gaps by start already; keep that promise locally.
   const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return gaps.gaps[a].start < gaps.gaps[b].start; };
   for (auto* map : {&byLane_, &byGroup_}) {
-    for (auto& [key, list] : *map) {
+    for (auto& entry : *map) {
+      auto& list = entry.second;  // a plain reference: clang 14 cannot capture a structured binding
       std::stable_sort(list.indices.begin(), list.indices.end(), byStart);
       list.buckets.build(static_cast<std::uint32_t>(list.indices.size()),
                          [&](std::uint32_t k) { return gaps.gaps[list.indices[k]].start; });

@@ -17,12 +17,15 @@ TimeNs edgeAtOrBelow(TimeNs v) {
   return decade;
 }
 
+// The 1-2-5 x 10^k value after e; the int64 maximum past 5e18 (10^19 does
+// not fit), which ends the bins.
 TimeNs nextEdge(TimeNs e) {
   TimeNs decade = 1;
-  while (decade * 10 <= e) decade *= 10;
+  while (decade <= e / 10) decade *= 10;
   const TimeNs lead = e / decade;
   if (lead == 1) return 2 * decade;
   if (lead == 2) return 5 * decade;
+  if (decade > std::numeric_limits<TimeNs>::max() / 10) return std::numeric_limits<TimeNs>::max();
   return 10 * decade;
 }
 
@@ -61,6 +64,7 @@ DurationHistogram makeDurationHistogram(const std::vector<TimeNs>& values) {
       const TimeNs next = nextEdge(edge);
       h.lo.push_back(edge);
       h.hi.push_back(next);
+      if (next == std::numeric_limits<TimeNs>::max()) break;  // the last bin holds the rest
       edge = next;
     }
   }

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gapscope/model/time_limits.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
 
@@ -37,7 +38,7 @@ struct KernelRow {
   double occupancyPct = -1;
   bool configVaries = false;  // calls used more than one grid/block/registers/smem
 
-  TimeNs avg() const { return calls ? (total + calls / 2) / calls : 0; }  // rounded to nearest
+  TimeNs avg() const { return averageRounded(total, calls); }  // rounded to nearest
 };
 
 struct KernelTable {

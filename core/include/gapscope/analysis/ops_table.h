@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gapscope/model/time_limits.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
 
@@ -50,7 +51,7 @@ struct OpRow {
   TimeNs selfDeviceAvg() const { return average(selfDevice); }
 
  private:
-  TimeNs average(TimeNs total) const { return calls ? (total + calls / 2) / calls : 0; }
+  TimeNs average(TimeNs total) const { return averageRounded(total, calls); }
 };
 
 struct OpTableOptions {

@@ -25,6 +25,11 @@ struct LoadOptions {
   // Size of the pieces the text is cut into for parsing; 0 means 1 MiB.
   // Tests set it small to exercise the cutting.
   std::size_t chunkBytes = 0;
+  // The largest single event held whole for parsing; 0 means 64 MiB, and
+  // it is never less than chunkBytes. A bigger event is checked, dropped and
+  // counted (event_too_large), so the reader never holds more than the model
+  // plus a bounded window of text.
+  std::size_t maxEventBytes = 0;
 };
 
 // How the text was read, for tests and benchmarks.
@@ -54,6 +59,9 @@ struct LoadResult {
 };
 
 // Loads a file; ".gz" (or gzip magic bytes) is inflated while parsing.
+// "-" reads standard input. Pipes and FIFOs work: the input is read once,
+// front to back, and never opened again (regular files keep their
+// descriptor for fetching args on demand).
 LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options = {});
 
 // Parses JSON text already in memory (tests, tools). `name` is used in messages.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "gapscope/model/time_limits.h"
+
 namespace gapscope::analysis {
 
 void BusyIntervals::add(TimeNs start, TimeNs end) {
@@ -39,7 +41,7 @@ double BusyRow::utilization() const {
 
 TimeNs GpuBusy::total() const {
   TimeNs sum = 0;
-  for (const DeviceBusy& d : devices) sum += d.busy;
+  for (const DeviceBusy& d : devices) sum = addSaturating(sum, d.busy);
   return sum;
 }
 

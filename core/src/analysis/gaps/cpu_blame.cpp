@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cpu_blame.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {
@@ -48,7 +49,7 @@ void CpuBlamer::blame(std::uint32_t track, TimeNs start, TimeNs end, BlameTotals
     if (clip <= 0) return;
     totals.add(s.name, clip);
     if (s.parent == kNoIndex)
-      rootTime += clip;
+      rootTime = addSaturating(rootTime, clip);
     else
       totals.add(slices[s.parent].name, -clip);
   };
@@ -85,13 +86,13 @@ void BlameTotals::addIndexed(StringId name, TimeNs ns) {
     entries_.push_back({name, ns});
     slot = static_cast<std::uint32_t>(entries_.size());
   } else {
-    entries_[slot - 1].ns += ns;
+    entries_[slot - 1].ns = addSaturating(entries_[slot - 1].ns, ns);
   }
 }
 
 void BlameTotals::addTo(std::vector<TimeNs>& byName, TimeNs& untraced) const {
-  for (const Entry& e : entries_) byName[e.name] += e.ns;
-  untraced += untraced_;
+  for (const Entry& e : entries_) byName[e.name] = addSaturating(byName[e.name], e.ns);
+  untraced = addSaturating(untraced, untraced_);
 }
 
 void BlameTotals::clear() {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/model/time_limits.h"
 #include "gapscope/model/trace.h"
 
 namespace gapscope::analysis::gaps_detail {
@@ -19,7 +20,7 @@ class BlameTotals {
     if (!indexed_) {
       for (Entry& e : entries_) {
         if (e.name == name) {
-          e.ns += ns;
+          e.ns = addSaturating(e.ns, ns);
           return;
         }
       }
@@ -29,7 +30,7 @@ class BlameTotals {
     }
     addIndexed(name, ns);
   }
-  void addUntraced(TimeNs ns) { untraced_ += ns; }
+  void addUntraced(TimeNs ns) { untraced_ = addSaturating(untraced_, ns); }
   // Adds every entry to byName (indexed by StringId, big enough) and
   // `untraced`; this one is unchanged.
   void addTo(std::vector<TimeNs>& byName, TimeNs& untraced) const;

@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "gapscope/model/time_limits.h"
+
 namespace gapscope::analysis {
 
 std::uint64_t GapHistogram::gapsIn(std::size_t bin) const {
@@ -25,7 +27,7 @@ GapHistogram deviceGapHistogram(const GapAnalysis& a, TimeNs minGapNs) {
     const std::size_t bin = h.bins.binOf(g.dur);
     const auto cause = static_cast<std::size_t>(g.cause);
     ++h.count[bin][cause];
-    h.idleNs[bin][cause] += g.dur;
+    h.idleNs[bin][cause] = addSaturating(h.idleNs[bin][cause], g.dur);
   }
   return h;
 }

@@ -3,6 +3,8 @@
 
 #include <optional>
 
+#include "gapscope/model/time_limits.h"
+
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
@@ -20,8 +22,8 @@ UtilizationStats busyStats(const BusyRow& row) {
 }
 
 void addToStats(const Gap& g, UtilizationStats& stats) {
-  stats.idle[g.cause] += g.dur;
-  stats.hta[g.hta] += g.dur;
+  stats.idle[g.cause] = addSaturating(stats.idle[g.cause], g.dur);
+  stats.hta[g.hta] = addSaturating(stats.hta[g.hta], g.dur);
   ++stats.gapCount;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "launch_stats.h"
+#include "gapscope/model/time_limits.h"
 #include "quantiles.h"
 
 namespace gapscope::analysis::gaps_detail {
@@ -60,7 +61,7 @@ void addOps(const GpuTimelines& gpu, LaunchTable& t) {
         li.firstOp = op.slice;
       }
       ++li.opCount;
-      li.gpuNs += op.end - op.start;
+      li.gpuNs = addSaturating(li.gpuNs, op.end - op.start);
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "steps.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis::gaps_detail {
 namespace {
@@ -52,8 +53,8 @@ void addClippedGaps(const Span* first, const Span* last, TimeNs lo, TimeNs hi, S
   const Span* g = std::upper_bound(first, last, lo, [&](TimeNs v, const Span& s) { return v < end(s); });
   for (; g != last && start(*g) < hi; ++g) {
     TimeNs clip = std::min(end(*g), hi) - std::max(start(*g), lo);
-    stats.idle[g->cause] += clip;
-    stats.hta[g->hta] += clip;
+    stats.idle[g->cause] = addSaturating(stats.idle[g->cause], clip);
+    stats.hta[g->hta] = addSaturating(stats.hta[g->hta], clip);
     ++stats.gapCount;
   }
 }

@@ -5,6 +5,7 @@
 #include "gap_pipeline.h"
 #include "gapscope/format/duration.h"
 #include "gapscope/format/number.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
 namespace gaps_detail {
@@ -24,8 +25,8 @@ struct Totals {
 Totals deviceTotals(const GapAnalysis& a) {
   Totals t;
   for (const UtilizationStats& d : a.devices) {
-    t.active += d.activeNs();
-    t.busy += d.busyNs;
+    t.active = addSaturating(t.active, d.activeNs());
+    t.busy = addSaturating(t.busy, d.busyNs);
     for (std::size_t c = 0; c < kGapCauseCount; ++c) t.idle.ns[c] += d.idle.ns[c];
   }
   return t;

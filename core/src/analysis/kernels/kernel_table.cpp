@@ -6,6 +6,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "gapscope/model/time_limits.h"
+
 namespace gapscope::analysis {
 namespace {
 
@@ -85,15 +87,15 @@ KernelTable buildKernelTable(const Trace& trace, std::optional<TimeRange> range)
     KernelRow& row = table.rows[it->second];
     RowStats& st = stats[it->second];
     row.calls += 1;
-    row.total += s.dur;
+    row.total = addSaturating(row.total, s.dur);
     row.min = std::min(row.min, s.dur);
     row.max = std::max(row.max, s.dur);
     st.addDuration(row.calls, s.dur);
     if (s.kernelInfo != kNoIndex && s.kernelInfo < trace.kernelInfos.size()) {
       addLaunchConfig(row, st, trace.kernelInfos[s.kernelInfo]);
     }
-    table.gpuTotal += s.dur;
-    if (s.kind == SliceKind::Kernel) table.kernelTotal += s.dur;
+    table.gpuTotal = addSaturating(table.gpuTotal, s.dur);
+    if (s.kind == SliceKind::Kernel) table.kernelTotal = addSaturating(table.kernelTotal, s.dur);
   }
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     KernelRow& row = table.rows[i];

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analysis/ops/op_events.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
 namespace {
@@ -90,13 +91,13 @@ void addGpuEvents(const Trace& trace, const std::vector<ops::OpEventClass>& clas
     if (inRange) {
       OpRow& row = rows.rowFor(s, OpDevice::Gpu);
       row.calls += 1;
-      row.selfDevice += s.dur;
-      row.deviceTotal += s.dur;
+      row.selfDevice = addSaturating(row.selfDevice, s.dur);
+      row.deviceTotal = addSaturating(row.deviceTotal, s.dur);
     }
     if (s.kind == SliceKind::GpuUserAnnotation) continue;  // a range, not work: PyTorch attributes none
-    if (inRange) table.selfDeviceTotal += s.dur;
+    if (inRange) table.selfDeviceTotal = addSaturating(table.selfDeviceTotal, s.dur);
     const std::uint32_t op = ops::launchingOp(trace, forest, s);
-    if (op != kNoIndex) times.directDevice[op] += s.dur;
+    if (op != kNoIndex) times.directDevice[op] = addSaturating(times.directDevice[op], s.dur);
   }
 }
 
@@ -111,7 +112,7 @@ void measureChildCpu(const Trace& trace, const ops::CpuForest& forest, EventTime
     if (parent == kNoIndex) continue;
     const Slice& s = trace.slices[i];
     const TimeNs from = std::max(s.start, coveredUntil[parent]);
-    if (s.end() > from) times.childCpu[parent] += s.end() - from;
+    if (s.end() > from) times.childCpu[parent] = addSaturating(times.childCpu[parent], s.end() - from);
     coveredUntil[parent] = std::max(coveredUntil[parent], s.end());
   }
 }
@@ -122,17 +123,18 @@ void addCpuEvents(const Trace& trace, const ops::CpuForest& forest, const OpTabl
   for (auto it = forest.preorder.rbegin(); it != forest.preorder.rend(); ++it) {
     const std::uint32_t i = *it;
     const Slice& s = trace.slices[i];
-    const TimeNs deviceTotal = times.directDevice[i] + times.descendantDevice[i];
+    const TimeNs deviceTotal = addSaturating(times.directDevice[i], times.descendantDevice[i]);
+    const TimeNs selfCpu = std::max<TimeNs>(0, s.dur - times.childCpu[i]);
     const std::uint32_t parent = forest.parent[i];
-    if (parent != kNoIndex) times.descendantDevice[parent] += deviceTotal;
+    if (parent != kNoIndex) times.descendantDevice[parent] = addSaturating(times.descendantDevice[parent], deviceTotal);
     if (!counted(options.range, s)) continue;
     OpRow& row = rows.rowFor(s, OpDevice::Cpu);
     row.calls += 1;
-    row.cpuTotal += s.dur;
-    row.selfCpu += s.dur - times.childCpu[i];
-    row.deviceTotal += deviceTotal;
-    row.selfDevice += times.directDevice[i];
-    table.selfCpuTotal += s.dur - times.childCpu[i];
+    row.cpuTotal = addSaturating(row.cpuTotal, s.dur);
+    row.selfCpu = addSaturating(row.selfCpu, selfCpu);
+    row.deviceTotal = addSaturating(row.deviceTotal, deviceTotal);
+    row.selfDevice = addSaturating(row.selfDevice, times.directDevice[i]);
+    table.selfCpuTotal = addSaturating(table.selfCpuTotal, selfCpu);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "gapscope/analysis/steps.h"
+#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
 namespace {
@@ -51,7 +52,7 @@ StringId mostRepeatedName(const Trace& trace, const std::vector<std::uint32_t>& 
   std::vector<Tally> tally(trace.strings.size());
   for (std::uint32_t i : slices) {
     ++tally[trace.slices[i].name].count;
-    tally[trace.slices[i].name].total += trace.slices[i].dur;
+    tally[trace.slices[i].name].total = addSaturating(tally[trace.slices[i].name].total, trace.slices[i].dur);
   }
   StringId best = kEmptyString;
   auto better = [&](StringId a, StringId b) {  // is a better than b

@@ -5,6 +5,7 @@
 
 #include "gapscope/format/duration.h"
 #include "gapscope/format/number.h"
+#include "gapscope/model/time_limits.h"
 #include "report/rules/rules.h"
 
 namespace gapscope::report::rules {
@@ -43,8 +44,8 @@ Finding launchOverheadBound(const ReportInputs& in) {
   }
   TimeNs active = 0, overhead = 0;
   for (const auto& d : in.gaps.devices) {
-    active += d.activeNs();
-    overhead += d.idle[GapCause::LaunchOverhead];
+    active = addSaturating(active, d.activeNs());
+    overhead = addSaturating(overhead, d.idle[GapCause::LaunchOverhead]);
   }
   double pct = percentOf(static_cast<double>(overhead), static_cast<double>(active));
   f.summary = "The GPU waited for the CPU to launch work " + format::formatDuration(overhead) + " of its " +
