@@ -60,5 +60,5 @@ struct CommandRegistrar {
 #define GAPSCOPE_CLI_CONCAT2(a, b) a##b
 #define GAPSCOPE_CLI_CONCAT(a, b) GAPSCOPE_CLI_CONCAT2(a, b)
 #define GAPSCOPE_CLI_COMMAND(...)                                              \
-  static ::gapscope::cli::CommandRegistrar GAPSCOPE_CLI_CONCAT(registrar_, __LINE__)( \
+  static ::gapscope::cli::CommandRegistrar GAPSCOPE_CLI_CONCAT(registrar_, __COUNTER__)( \
       ::gapscope::cli::Command{__VA_ARGS__})

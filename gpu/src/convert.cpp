@@ -26,7 +26,7 @@ constexpr std::int64_t kOverheadPid = -1;            // Kineto puts CUPTI overhe
 constexpr std::int64_t kNsPerSecond = 1000000000;
 
 // CUPTI's clock -> trace time (ns relative to baseTimeNanoseconds).
-struct Clock {
+struct RecordClock {
   std::int64_t base = 0;     // baseTimeNanoseconds
   std::int64_t offset = 0;   // trace time of `anchor`
   std::uint64_t anchor = 0;  // a CUPTI timestamp
@@ -53,8 +53,8 @@ std::uint64_t earliestTimestamp(const RecordSet& r) {
   return t == UINT64_MAX ? 0 : t;
 }
 
-Clock makeClock(const RecordSet& r) {
-  Clock c;
+RecordClock makeClock(const RecordSet& r) {
+  RecordClock c;
   std::uint64_t first = earliestTimestamp(r);
   if (r.wallClockAtAnchor == 0) {  // no wall clock: the trace starts at 0
     c.anchor = first;
@@ -531,7 +531,7 @@ class Converter {
   }
 
   const RecordSet& r_;
-  Clock clock_;
+  RecordClock clock_;
   std::shared_ptr<detail::ArgsArena> arena_;
   TraceBuilder b_;
   Categories cat_{};

@@ -8,8 +8,8 @@ namespace gapscope::io {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+bool isHex(char c) { return isAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 }  // namespace
 
@@ -62,7 +62,7 @@ JsonValueStream::Result JsonValueStream::feed(std::string_view piece) {
           mode_ = Mode::NumMinus;
         } else if (c == '0') {
           mode_ = Mode::NumZero;
-        } else if (isDigit(c)) {
+        } else if (isAsciiDigit(c)) {
           mode_ = Mode::NumInt;
         } else if (c == 't' || c == 'f' || c == 'n') {
           literal_ = c == 't' ? "rue" : c == 'f' ? "alse" : "ull";
@@ -137,11 +137,11 @@ JsonValueStream::Result JsonValueStream::feed(std::string_view piece) {
         break;
       case Mode::NumMinus:
         if (c == '0') mode_ = Mode::NumZero;
-        else if (isDigit(c)) mode_ = Mode::NumInt;
+        else if (isAsciiDigit(c)) mode_ = Mode::NumInt;
         else return error(piece, i, "expected a digit in a number");
         break;
       case Mode::NumInt:
-        if (isDigit(c)) break;
+        if (isAsciiDigit(c)) break;
         [[fallthrough]];
       case Mode::NumZero:
         if (c == '.') {
@@ -154,11 +154,11 @@ JsonValueStream::Result JsonValueStream::feed(std::string_view piece) {
         }
         break;
       case Mode::NumDot:
-        if (!isDigit(c)) return error(piece, i, "expected a digit in a number");
+        if (!isAsciiDigit(c)) return error(piece, i, "expected a digit in a number");
         mode_ = Mode::NumFrac;
         break;
       case Mode::NumFrac:
-        if (isDigit(c)) break;
+        if (isAsciiDigit(c)) break;
         if (c == 'e' || c == 'E') {
           mode_ = Mode::NumExp;
           break;
@@ -172,11 +172,11 @@ JsonValueStream::Result JsonValueStream::feed(std::string_view piece) {
         }
         [[fallthrough]];
       case Mode::NumExpSign:
-        if (!isDigit(c)) return error(piece, i, "expected a digit in a number");
+        if (!isAsciiDigit(c)) return error(piece, i, "expected a digit in a number");
         mode_ = Mode::NumExpDigits;
         break;
       case Mode::NumExpDigits:
-        if (isDigit(c)) break;
+        if (isAsciiDigit(c)) break;
         if (valueEnded()) return done(i);
         continue;
       case Mode::Literal:

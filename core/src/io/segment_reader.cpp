@@ -8,18 +8,18 @@
 namespace gapscope::io {
 
 namespace {
-constexpr std::size_t npos = std::string_view::npos;
+constexpr std::size_t kNotFound = std::string_view::npos;
 }  // namespace
 
 std::size_t lengthToParse(const char* d, std::size_t textLen, std::size_t commaAt) {
-  if (commaAt != npos) return commaAt + 2;
+  if (commaAt != kNotFound) return commaAt + 2;
   const void* close = memrchr(d + 1, ']', textLen);
   return close ? static_cast<std::size_t>(static_cast<const char*>(close) - d) + 1 : 1 + textLen;
 }
 
 Segment interpretFast(const FastParse& fast, std::size_t commaAt) {
   Segment seg;
-  if (commaAt != npos && fast.closeIndex == commaAt + 1) {
+  if (commaAt != kNotFound && fast.closeIndex == commaAt + 1) {
     seg.kind = Segment::Kind::CutOk;
   } else {
     seg.kind = Segment::Kind::ArrayEnd;
@@ -32,10 +32,10 @@ Segment SegmentReader::parseText(std::string_view text, std::uint64_t begin, std
                                  StretchStart start) {
   // The fast parse reads "[" events "]": text that starts after an event,
   // or was not cut and does not end the file, is walked instead.
-  if (start == StretchStart::AfterEvent || (commaAt == npos && !last)) return walkExactly(text, begin, last, start);
+  if (start == StretchStart::AfterEvent || (commaAt == kNotFound && !last)) return walkExactly(text, begin, last, start);
   TextBuffer b = bufferHolding(text);
   const std::size_t len = lengthToParse(b.data(), text.size(), commaAt);
-  if (commaAt != npos) b.text()[commaAt] = ']';
+  if (commaAt != kNotFound) b.text()[commaAt] = ']';
   auto out = newOutput_();
   FastParse fast = parser_.parse(b.data(), len, b.allocated(), begin - 1, *out);
   if (fast.ok) {

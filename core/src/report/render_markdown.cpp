@@ -41,7 +41,7 @@ void markdownTable(std::string& out, const Table& t) {
 
 namespace {
 
-void traceSection(std::string& out, const Report& r) {
+void markdownTraceSection(std::string& out, const Report& r) {
   const TraceInfo& t = r.trace;
   out += "## Trace\n\n| | |\n| --- | --- |\n";
   std::string file = std::filesystem::path(t.source).filename().string();
@@ -129,7 +129,7 @@ std::string renderMarkdown(const Report& r) {
     out += "**Verdict:** " + md(r.noGpuReason.empty() ? std::string("no GPU activity") : r.noGpuReason) + "\n\n";
   }
   findingsSection(out, r);
-  traceSection(out, r);
+  markdownTraceSection(out, r);
   for (const Section& s : tableSections(r)) {
     out += "## " + std::string(s.heading) + "\n\n";
     if (std::string_view(s.heading) == "Where time went") chartsAsText(out, r);
