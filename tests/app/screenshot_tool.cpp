@@ -154,6 +154,9 @@ int main(int argc, char** argv) {
     s->setRange(std::nullopt);
   }
 
+  raiseDock(w, QStringLiteral("issuesDock"));
+  save(&w, out, QStringLiteral("issues.png"));
+
   raiseDock(w, QStringLiteral("opsDock"));
   s->clearSelection();
   w.timeline()->fitAll();
