@@ -14,6 +14,7 @@
 
 #include "fuzz_input.h"
 #include "json_text.h"
+#include "../support/gzip_text.h"
 
 using namespace gapscope;
 
@@ -38,20 +39,7 @@ class MemFile {
   int fd_;
 };
 
-std::string gzipOf(std::string_view text) {
-  uLongf bound = compressBound(static_cast<uLong>(text.size())) + 64;
-  std::string out(bound, '\0');
-  z_stream z{};
-  if (deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) std::abort();
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+std::string gzipOf(std::string_view text) { return gapscope::testing::gzipText(text); }
 
 // The error without the file name in front.
 std::string errorBody(const io::LoadResult& r, const std::string& name) {

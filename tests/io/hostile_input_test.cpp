@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "test_util.h"
+#include "../support/gzip_text.h"
 
 using gapscope::io::LoadOptions;
 using gapscope::io::LoadResult;
@@ -74,19 +75,7 @@ std::thread writeInto(const Fifo& fifo, std::string bytes, std::size_t* written 
   });
 }
 
-std::string gzipOf(std::string_view text) {
-  std::string out(compressBound(static_cast<uLong>(text.size())) + 64, '\0');
-  z_stream z{};
-  deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+std::string gzipOf(std::string_view text) { return gapscope::testing::gzipText(text); }
 
 double cpuSeconds() {
   rusage u{};
