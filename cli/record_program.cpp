@@ -66,12 +66,6 @@ void parseCaptureRange(const std::string& v, gpu::ProgramOptions& o) {
   }
 }
 
-// python, python3, python3.12, ...: PyTorch programs get operator ranges
-// unless --no-torch-ops.
-bool looksLikePython(const std::string& program) {
-  return std::filesystem::path(program).filename().string().rfind("python", 0) == 0;
-}
-
 gpu::ProgramOptions programOptions(const Args& args) {
   if (!args.positional().empty())
     throw std::invalid_argument("unexpected argument '" + args.positional().front() + "' before --");
@@ -85,7 +79,7 @@ gpu::ProgramOptions programOptions(const Args& args) {
   o.durationSeconds = secondsOption(args, "duration");
   parseCaptureRange(args.get("capture-range"), o);
   o.killOnStop = args.has("kill-on-stop");
-  o.torchOps = args.has("torch-ops") || (!args.has("no-torch-ops") && looksLikePython(o.command.front()));
+  o.torchOps = args.has("torch-ops") || (!args.has("no-torch-ops") && gpu::looksLikePython(o.command.front()));
   long long pool = args.getInt("pool-mb", 64);
   if (pool < 2 || pool > 65536) throw std::invalid_argument("--pool-mb must be within 2..65536");
   o.cuptiPoolBytes = static_cast<std::size_t>(pool) << 20;
@@ -102,7 +96,7 @@ std::string joined(const std::vector<std::string>& words) {
 // Stopped by --duration, a process that has not said goodbye is still
 // running: the records it keeps are after the stop and not wanted.
 bool stillRunning(const gpu::ProgramRecordingResult& r, const gpu::RecordedProcess& p) {
-  return !p.cleanEnd && r.stopReason == gpu::StopReason::Duration;
+  return !p.cleanEnd && (r.stopReason == gpu::StopReason::Duration || r.stopReason == gpu::StopReason::Stopped);
 }
 
 void printProcesses(std::ostream& out, const gpu::ProgramRecordingResult& r) {
@@ -119,31 +113,12 @@ void printProcesses(std::ostream& out, const gpu::ProgramRecordingResult& r) {
   }
 }
 
-// Drops and unclean ends are said out loud, never only counted.
-std::vector<std::string> recordingWarnings(const gpu::ProgramRecordingResult& r) {
-  std::vector<std::string> w = r.warnings;
-  for (const auto& p : r.processes) {
-    std::string who = "process " + std::to_string(p.processId) + " (" + p.name + ")";
-    if (p.cuptiDropped + p.channelDropped > 0) {
-      w.push_back(who + ": " + std::to_string(p.cuptiDropped + p.channelDropped) + " records dropped (" +
-                  std::to_string(p.cuptiDropped) + " because CUPTI's buffer pool was full, " +
-                  std::to_string(p.channelDropped) +
-                  " because the channel to the recorder was full); a larger --pool-mb keeps more");
-    }
-    if (!p.cleanEnd && !stillRunning(r, p))
-      w.push_back(who + ": its records after the last delivered buffer are missing");
-    if (!p.error.empty()) w.push_back(who + ": " + p.error + " (what came before is kept)");
-  }
-  if (r.processes.empty())
-    w.push_back("no process of the program initialised CUDA: there is no GPU work to record");
-  return w;
-}
-
 const char* stopText(gpu::StopReason why) {
   switch (why) {
     case gpu::StopReason::ProgramEnded: return "the program ended";
     case gpu::StopReason::Duration: return "--duration elapsed";
     case gpu::StopReason::Interrupted: return "interrupted";
+    case gpu::StopReason::Stopped: return "stopped";
   }
   return "?";
 }
@@ -184,7 +159,6 @@ int runRecordProgram(const Args& args, std::ostream& out, std::ostream& err) {
   gpu::ProgramRecordingResult result = recording.collect(&gStop);
   bool saved = true;
   if (options.inject) {
-    result.records.command = joined(options.command);
     writer::WriteResult written = writer::writeChromeTrace(gpu::convertToTrace(result.records), path);
     saved = written.ok();
     out << "Recorded:     " << joined(options.command) << " (stopped: " << stopText(result.stopReason) << ")\n";
@@ -194,7 +168,12 @@ int runRecordProgram(const Args& args, std::ostream& out, std::ostream& err) {
     } else {
       err << "gapscope-cli record: " << written.error << "\n";
     }
-    for (const auto& w : recordingWarnings(result)) out << "Warning:      " << w << "\n";
+    // Said out loud, never only counted; the file carries them as import issues.
+    // (That recording stopped while the program ran is the "stopped:" line.)
+    for (const auto& issue : result.records.issues) {
+      if (issue.name == "recording_stopped_early") continue;
+      out << (issue.isProblem() ? "Warning:      " : "Note:         ") << issue.description << "\n";
+    }
     if (saved) printAnalysis(path, out, err);
   }
   out.flush();

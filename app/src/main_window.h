@@ -11,7 +11,12 @@
 
 #include "gapscope/report/report.h"
 
+#ifdef GAPSCOPE_APP_HAVE_RECORDER
+#include "gapscope/gpu/program_recorder.h"
+#endif
+
 class QAction;
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -30,12 +35,14 @@ class DetailsPanel;
 class GapsPanel;
 class IssuesPanel;
 class KernelsPanel;
+class LiveRecording;
 class OpsPanel;
 class StepsPanel;
 class TimelineView;
 class TimelineWidget;
 class TraceLoader;
 class TraceSession;
+struct LiveRecordingEnd;
 struct LoadOutcome;
 struct LoadedTrace;
 
@@ -79,10 +86,23 @@ class MainWindow : public QMainWindow {
   // Recent comparisons, newest first, as (A, B) path pairs.
   QList<QPair<QString, QString>> recentComparisons() const;
 
+  // Recording the user's program, shown live (the Record dialog's "Your
+  // program"; tests call it directly). False, with lastError(), when it
+  // could not start or something is already loading or recording.
+#ifdef GAPSCOPE_APP_HAVE_RECORDER
+  bool recordProgram(const gpu::ProgramOptions& options);
+#endif
+  bool recording() const { return live_ != nullptr; }
+  // Stop: ends the recording (and the program, when it was asked to end on
+  // Stop); pressed again while the program ends, kills it.
+  void stopRecording();
+
  signals:
   void traceLoaded(const QString& path);
   void loadFailed(const QString& message);
   void reportExported(const QString& path, const QString& error);  // error empty on success
+  // A live recording's end: the final trace is open (or `error` says why not).
+  void recordingFinished(const QString& summary, const QString& error);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -120,6 +140,9 @@ class MainWindow : public QMainWindow {
   void showAbout();
   void setupRecorder();
   void startRecording();
+  void buildLiveBar();
+  void onLiveSnapshot(const LoadedTrace& loaded, qulonglong records);
+  void onLiveFinished(const LiveRecordingEnd& end);
   void chooseReportPath();
   void chooseComparison();
   CompareWindow* newCompareWindow();
@@ -165,6 +188,13 @@ class MainWindow : public QMainWindow {
   QToolButton* issuesBadge_;
   QString loadingPath_;
   QString lastError_;
+  // The live recording, and its bar in the status bar (what, Follow, Stop).
+  LiveRecording* live_ = nullptr;
+  bool liveShown_ = false;  // a snapshot of it is on screen
+  QWidget* liveBar_ = nullptr;
+  QLabel* liveInfo_ = nullptr;
+  QCheckBox* follow_ = nullptr;
+  QPushButton* stop_ = nullptr;
 };
 
 }  // namespace gapscope::app

@@ -30,6 +30,11 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 }  // namespace
 
 bool MainWindow::openTrace(const QString& path) {
+  if (recording()) {
+    lastError_ = tr("Recording: stop it before opening another trace");
+    statusBar()->showMessage(lastError_, 5000);
+    return false;
+  }
   if (loader_->busy()) {
     statusBar()->showMessage(tr("Still opening %1: cancel it first").arg(QFileInfo(loadingPath_).fileName()), 5000);
     return false;

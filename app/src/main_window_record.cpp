@@ -2,15 +2,27 @@
 // recorder (gpu/); enabled only where recording works, otherwise its
 // tooltip says why (no CUDA, no device, no permission...).
 #include <QAction>
+#include <QCheckBox>
+#include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QStyle>
+#include <QRegularExpression>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "main_window.h"
+#include "timeline/timeline_widget.h"
 #include "trace_loader.h"
+#include "trace_session.h"
 
 #ifdef GAPSCOPE_APP_HAVE_RECORDER
 #include "gapscope/gpu/recorder.h"
+#include "live_recording.h"
 #include "record_dialog.h"
 #include "recording_store.h"
 #endif
@@ -31,7 +43,7 @@ void MainWindow::setupRecorder() {
     const gpu::Availability a = watcher->result();
     recordAction_->setEnabled(a.available);
     recordAction_->setToolTip(a.available
-                                  ? tr("Record a bundled CUDA workload on %1").arg(QString::fromStdString(a.deviceName))
+                                  ? tr("Record your program or a bundled CUDA workload on %1").arg(QString::fromStdString(a.deviceName))
                                   : tr("Recording is off: %1").arg(QString::fromStdString(a.reason)));
     watcher->deleteLater();
   });
@@ -42,6 +54,12 @@ void MainWindow::setupRecorder() {
 void MainWindow::startRecording() {
   RecordDialog dialog(this);
   if (dialog.exec() != QDialog::Accepted) return;
+  if (dialog.programChosen()) {
+    if (!recordProgram(dialog.programOptions())) {
+      QMessageBox::warning(this, tr("Could not record"), lastError_);
+    }
+    return;
+  }
   const RecordChoice c = dialog.choice();
   gpu::RecordOptions options;
   options.workload = c.workload.toStdString();
@@ -83,11 +101,150 @@ void MainWindow::startRecording() {
   });
 }
 
+namespace {
+
+// "train" for python3 train.py, "my_app" for ./my_app: the file name a
+// recording is saved under.
+QString recordingName(const gpu::ProgramOptions& o) {
+  QString name = QFileInfo(QString::fromStdString(o.command.front())).fileName();
+  if (gpu::looksLikePython(o.command.front())) {
+    for (std::size_t i = 1; i < o.command.size(); ++i) {
+      const QString arg = QString::fromStdString(o.command[i]);
+      if (arg.endsWith(QStringLiteral(".py"))) return QFileInfo(arg).completeBaseName();
+      if (arg == QStringLiteral("-m") && i + 1 < o.command.size()) return QString::fromStdString(o.command[i + 1]);
+    }
+  }
+  name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.+-]")), QStringLiteral("_"));
+  return name.isEmpty() ? QStringLiteral("program") : name;
+}
+
+QString commandText(const gpu::ProgramOptions& o) {
+  QStringList words;
+  for (const auto& w : o.command) words << QString::fromStdString(w);
+  return words.join(QLatin1Char(' '));
+}
+
+}  // namespace
+
+bool MainWindow::recordProgram(const gpu::ProgramOptions& options) {
+  if (live_ || loader_->busy()) {
+    lastError_ = tr("A recording or a load is running: stop it first");
+    return false;
+  }
+  if (options.command.empty()) {
+    lastError_ = tr("No program to record");
+    return false;
+  }
+  if (!liveBar_) buildLiveBar();
+  const QString path = newRecordingPath(recordingsFolder(), recordingName(options), QStringLiteral("program"));
+  auto* live = new LiveRecording(options, path, this);
+  QString error;
+  if (!live->start(&error)) {
+    delete live;
+    lastError_ = error;
+    return false;
+  }
+  live_ = live;
+  liveShown_ = false;
+  connect(live, &LiveRecording::snapshot, this, &MainWindow::onLiveSnapshot);
+  connect(live, &LiveRecording::finished, this, &MainWindow::onLiveFinished);
+  liveInfo_->setText(tr("Recording %1 — waiting for its first CUDA records…").arg(commandText(options)));
+  liveInfo_->setToolTip(tr("Saved as it grows to %1").arg(path));
+  stop_->setText(tr("Stop"));
+  stop_->setEnabled(true);
+  follow_->setChecked(true);
+  liveBar_->show();
+  recordAction_->setEnabled(false);
+  return true;
+}
+
+void MainWindow::buildLiveBar() {
+  liveBar_ = new QWidget(this);
+  liveBar_->setObjectName(QStringLiteral("liveBar"));
+  liveInfo_ = new QLabel(liveBar_);
+  liveInfo_->setObjectName(QStringLiteral("liveInfo"));
+  follow_ = new QCheckBox(tr("Follow"), liveBar_);
+  follow_->setObjectName(QStringLiteral("liveFollow"));
+  follow_->setToolTip(tr("Keep the end of the recording in view (off as soon as you pan)"));
+  stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), liveBar_);
+  stop_->setObjectName(QStringLiteral("liveStop"));
+  auto* row = new QHBoxLayout(liveBar_);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(liveInfo_, 1);
+  row->addWidget(follow_);
+  row->addWidget(stop_);
+  statusBar()->addWidget(liveBar_, 1);
+  liveBar_->hide();
+  connect(stop_, &QPushButton::clicked, this, &MainWindow::stopRecording);
+  connect(follow_, &QCheckBox::toggled, this, [this](bool on) {
+    if (session_->hasTrace()) timeline()->setFollowing(on);
+  });
+  connect(timeline(), &TimelineWidget::followingChanged, follow_, &QCheckBox::setChecked);
+}
+
+void MainWindow::stopRecording() {
+  if (!live_) return;
+  const bool again = live_->stopping();
+  live_->stop();
+  if (!live_->options().killOnStop) {
+    stop_->setEnabled(false);
+    liveInfo_->setText(tr("Stopping the recording; the program runs on…"));
+  } else if (!again) {
+    stop_->setText(tr("Kill"));
+    stop_->setToolTip(tr("Stop waiting for the program's last records and kill it"));
+    liveInfo_->setText(tr("Ending the program and collecting its last records…"));
+  } else {
+    stop_->setEnabled(false);
+  }
+}
+
+void MainWindow::onLiveSnapshot(const LoadedTrace& loaded, qulonglong records) {
+  if (!live_) return;
+  if (!liveShown_) {
+    session_->setTrace(loaded);
+    timeline()->setFollowing(follow_->isChecked());
+    liveShown_ = true;
+  } else {
+    session_->updateTrace(loaded);
+  }
+  if (!live_->stopping()) {
+    liveInfo_->setText(tr("Recording %1 — %2 records")
+                           .arg(commandText(live_->options()), QLocale().toString(records)));
+  }
+}
+
+void MainWindow::onLiveFinished(const LiveRecordingEnd& end) {
+  LiveRecording* live = live_;
+  live_ = nullptr;
+  liveBar_->hide();
+  recordAction_->setEnabled(true);
+  if (end.loaded.valid()) {
+    if (liveShown_) session_->updateTrace(end.loaded);
+    else session_->setTrace(end.loaded);
+    timeline()->setFollowing(false);
+    addRecent(end.loaded.path);
+  }
+  QString message = end.summary;
+  if (end.exitStatus >= 0) message += tr("; exit status %1").arg(end.exitStatus);
+  if (!end.error.isEmpty()) {
+    lastError_ = end.error;
+    QMessageBox::warning(this, tr("Recording"), end.error);
+  }
+  statusBar()->showMessage(message, 15000);
+  emit recordingFinished(message, end.error);
+  if (end.loaded.valid()) emit traceLoaded(end.loaded.path);
+  live->deleteLater();
+}
+
 #else
 
-// Built without gpu/: no Record button at all.
+// Built without gpu/: no Record button at all, so nothing ever records.
 void MainWindow::setupRecorder() {}
 void MainWindow::startRecording() {}
+void MainWindow::buildLiveBar() {}
+void MainWindow::stopRecording() {}
+void MainWindow::onLiveSnapshot(const LoadedTrace&, qulonglong) {}
+void MainWindow::onLiveFinished(const LiveRecordingEnd&) {}
 
 #endif
 

@@ -8,6 +8,14 @@ namespace gapscope::app {
 
 TraceSession::TraceSession(QObject* parent) : QObject(parent) {}
 
+void TraceSession::updateTrace(LoadedTrace loaded) {
+  const std::optional<TimeRange> keptRange = range_;
+  liveUpdate_ = hasTrace();
+  setTrace(std::move(loaded));
+  liveUpdate_ = false;
+  if (keptRange) setRange(keptRange);
+}
+
 void TraceSession::setTrace(LoadedTrace loaded) {
   loaded_ = std::move(loaded);
   selection_ = {};

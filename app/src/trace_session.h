@@ -30,6 +30,12 @@ class TraceSession : public QObject {
   explicit TraceSession(QObject* parent = nullptr);
 
   void setTrace(LoadedTrace loaded);
+  // A newer snapshot of the same trace (a recording in progress): views keep
+  // what the user looks at (zoom, scroll, folded lanes, the selected range);
+  // the selection and highlights, which name slices of the old snapshot,
+  // are cleared. `liveUpdate()` is true while traceChanged is emitted for it.
+  void updateTrace(LoadedTrace loaded);
+  bool liveUpdate() const { return liveUpdate_; }
   const LoadedTrace& loaded() const { return loaded_; }
   bool hasTrace() const { return loaded_.valid(); }
   const Trace& trace() const { return *loaded_.trace; }
@@ -109,6 +115,7 @@ class TraceSession : public QObject {
   TimeNs minGapNs_ = analysis::GapOptions{}.minGapNs;
   timeline::GapOverlay overlay_;
   std::optional<TimeRange> range_;
+  bool liveUpdate_ = false;
 };
 
 }  // namespace gapscope::app

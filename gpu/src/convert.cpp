@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "gapscope/io/recording_issues.h"
 #include "gapscope/gpu/records.h"
 #include "gapscope/model/trace_builder.h"
 #include "json_text.h"
@@ -486,10 +487,13 @@ class Converter {
       key("gapscope_size", std::to_string(r_.size));
       key("gapscope_steps", std::to_string(r_.steps));
     }
+    std::vector<ImportIssue> issues = r_.issues;
     if (r_.droppedRecords > 0) {
-      b_.issues().add("cupti_dropped_records", Severity::Warning, 0,
-                      "CUPTI dropped activity records: the buffer pool was full", r_.droppedRecords);
+      issues.push_back(ImportIssue{"cupti_dropped_records", Severity::Warning, r_.droppedRecords, 0,
+                                   "CUPTI dropped activity records: the buffer pool was full", false});
     }
+    for (const auto& issue : issues) b_.issues().add(issue.name, issue.severity, 0, issue.description, issue.count);
+    if (!issues.empty()) key(std::string(io::kRecordingIssuesKey), io::recordingIssuesJson(issues));
   }
 
   static DeviceProperties devicePropertiesOf(const DeviceInfo& d) {

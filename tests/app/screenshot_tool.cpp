@@ -27,6 +27,9 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
 #include "panels/analysis_panels.h"
+#if defined(GAPSCOPE_APP_HAVE_RECORDER) && defined(GAPSCOPE_FAKE_PROGRAM)
+#include "record_dialog.h"
+#endif
 #include "panels/table_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
@@ -173,6 +176,39 @@ int main(int argc, char** argv) {
   about.show();
   save(&about, out, QStringLiteral("about.png"));
   about.hide();
+
+#if defined(GAPSCOPE_APP_HAVE_RECORDER) && defined(GAPSCOPE_FAKE_PROGRAM)
+  // Record > Your program, filled in, and a recording of it shown live (the
+  // fake CUDA program of the tests: a kernel every 10 ms on one stream).
+  {
+    RecordDialog dialog(&w);
+    ProgramChoice example;
+    example.commandLine = QStringLiteral("python3 train.py --epochs 1 --batch-size 64");
+    example.workingDirectory = QDir::homePath() + QStringLiteral("/work/model");
+    example.environment = {QStringLiteral("CUDA_VISIBLE_DEVICES=0"), QStringLiteral("OMP_NUM_THREADS=8")};
+    example.capture = ProgramChoice::Capture::Nvtx;
+    example.nvtxName = QStringLiteral("ProfilerStep#5");
+    example.torchOps = true;
+    dialog.showProgramPage();
+    dialog.setProgram(example);
+    dialog.show();
+    save(&dialog, out, QStringLiteral("record-program.png"));
+    dialog.hide();
+  }
+  gpu::ProgramOptions fake;
+  fake.command = {GAPSCOPE_FAKE_PROGRAM, "forever"};
+  fake.injectionLibrary = GAPSCOPE_FAKE_PROGRAM;
+  fake.killOnStop = true;
+  if (w.recordProgram(fake)) {
+    settle(2500);
+    save(&w, out, QStringLiteral("live.png"));
+    w.stopRecording();
+    while (w.recording()) settle(50);
+    QFile::remove(w.session()->loaded().path);
+  } else {
+    std::fprintf(stderr, "live recording: %s\n", qPrintable(w.lastError()));
+  }
+#endif
 
   // The same trace cut at two thirds: what was read opens, a banner names the fault.
   if (!trace.endsWith(QStringLiteral(".gz"))) {

@@ -8,12 +8,15 @@
 //   killed N        sends N kernels, then SIGKILLs itself before its goodbye
 //   capture         6 kernels; a cudaProfilerStart/Stop range around kernels 3..4
 //   forever         sends a kernel every 10 ms until a signal ends it
+//   environment F   writes its working directory, $GAPSCOPE_TEST_VALUE and
+//                   $PYTHONPATH to F (a line each), then as "kernels 1 0"
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -173,6 +176,20 @@ int forever() {
   }
 }
 
+// Where it ran and what it was given, for the recorder's working
+// directory and environment options.
+int environment(const char* path) {
+  char cwd[4096] = {};
+  if (!::getcwd(cwd, sizeof cwd)) return 3;
+  const char* value = std::getenv("GAPSCOPE_TEST_VALUE");
+  const char* pythonPath = std::getenv("PYTHONPATH");
+  FILE* f = std::fopen(path, "w");
+  if (!f) return 4;
+  std::fprintf(f, "%s\n%s\n%s\n", cwd, value ? value : "(unset)", pythonPath ? pythonPath : "(unset)");
+  std::fclose(f);
+  return kernels(1, 0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -182,5 +199,6 @@ int main(int argc, char** argv) {
   if (mode == "killed" && argc > 2) return killed(std::atoi(argv[2]));
   if (mode == "capture") return capture();
   if (mode == "forever") return forever();
+  if (mode == "environment" && argc > 2) return environment(argv[2]);
   return 2;
 }

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -97,6 +99,119 @@ TEST(ProgramRecording, AKilledProgramStillGivesATraceThatLoads) {
   EXPECT_FALSE(r.processes[0].cleanEnd);
   Trace t = roundTrip(r.records, "program_recording_killed");
   EXPECT_EQ(kernelsIn(t), 10u);
+  // The file says it ended early, whoever opens it later.
+  const ImportIssue* early = t.issues.find("recording_ended_early");
+  ASSERT_NE(early, nullptr);
+  EXPECT_TRUE(early->isProblem());
+  EXPECT_EQ(early->count, 1u);
+  EXPECT_NE(early->description.find(std::to_string(r.processes[0].processId)), std::string::npos) << early->description;
+}
+
+TEST(ProgramRecording, ACleanRecordingCarriesNoIssue) {
+  ProgramRecording rec(fake({"kernels", "3", "0"}));
+  ASSERT_TRUE(rec.start()) << rec.error();
+  ProgramRecordingResult r = rec.collect(nullptr);
+  rec.waitForExit(nullptr);
+  EXPECT_TRUE(r.records.issues.empty());
+  Trace t = roundTrip(r.records, "program_recording_clean");
+  for (const auto& issue : t.issues.all()) EXPECT_NE(issue.name.rfind("recording_", 0), 0u) << issue.name;
+}
+
+// Snapshots while it records: each holds at least what the one before did,
+// the last no more than the final result, and their count follows the
+// interval (the program sends a kernel every 10 ms for about a second).
+TEST(ProgramRecording, LiveSnapshotsGrowWhileItRecords) {
+  ProgramRecording rec(fake({"forever"}));
+  ASSERT_TRUE(rec.start()) << rec.error();
+  std::vector<std::size_t> kernels;
+  std::vector<bool> inProgress;
+  LiveUpdates live;
+  live.interval = std::chrono::milliseconds(100);
+  live.deliver = [&](ProgramRecordingResult&& snapshot) {
+    kernels.push_back(snapshot.records.kernels.size());
+    inProgress.push_back(snapshot.inProgress);
+    EXPECT_TRUE(snapshot.records.issues.empty()) << snapshot.records.issues.front().name;
+  };
+  StopRequest stop;
+  std::thread user([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    stop.forward = SIGINT;
+    stop.count = 1;
+  });
+  ProgramRecordingResult r = rec.collect(&stop, &live);
+  user.join();
+  rec.waitForExit(&stop);
+  ASSERT_GE(kernels.size(), 5u);
+  EXPECT_LE(kernels.size(), 12u);
+  EXPECT_TRUE(std::is_sorted(kernels.begin(), kernels.end()));
+  EXPECT_GT(kernels.back(), kernels.front());
+  EXPECT_LE(kernels.back(), r.records.kernels.size());
+  for (bool b : inProgress) EXPECT_TRUE(b);
+  EXPECT_FALSE(r.inProgress);
+}
+
+// The app's Stop with the program left running: recording ends at once, no
+// signal reaches the program, and it is reaped on its own later.
+TEST(ProgramRecording, StopNowLeavesTheProgramRunning) {
+  ProgramRecording rec(fake({"forever"}));
+  ASSERT_TRUE(rec.start()) << rec.error();
+  StopRequest stop;
+  std::thread user([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop.now = true;
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  ProgramRecordingResult r = rec.collect(&stop);
+  user.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_EQ(r.stopReason, StopReason::Stopped);
+  const pid_t pid = rec.childPid();
+  EXPECT_EQ(::kill(pid, 0), 0) << "the program still runs";
+  rec.releaseProgram();
+  ASSERT_EQ(r.processes.size(), 1u);
+  EXPECT_FALSE(r.processes[0].cleanEnd);
+  const ImportIssue* note = nullptr;
+  for (const auto& issue : r.records.issues) {
+    EXPECT_NE(issue.name, "recording_ended_early") << "a running program did not end early";
+    if (issue.name == "recording_stopped_early") note = &issue;
+  }
+  ASSERT_NE(note, nullptr);
+  EXPECT_FALSE(note->isProblem());
+  ::kill(pid, SIGKILL);
+}
+
+TEST(ProgramRecording, RunsInTheGivenFolderWithTheGivenEnvironment) {
+  const auto out = std::filesystem::temp_directory_path() / ("program_env_" + std::to_string(::getpid()));
+  const auto folder = std::filesystem::temp_directory_path() / ("program_dir_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  ProgramOptions o = fake({"environment", out.string()});
+  o.workingDirectory = folder.string();
+  o.environment = {"GAPSCOPE_TEST_VALUE=a b=c", "PYTHONPATH=/user/site"};
+  o.torchOps = true;
+  o.torchOpsDir = "/gapscope/torch_ops";
+  ProgramRecording rec(o);
+  ASSERT_TRUE(rec.start()) << rec.error();
+  ProgramRecordingResult r = rec.collect(nullptr);
+  EXPECT_EQ(rec.waitForExit(nullptr), 0);
+  EXPECT_EQ(r.records.kernels.size(), 1u);
+  std::ifstream in(out);
+  std::string cwd, value, pythonPath;
+  std::getline(in, cwd);
+  std::getline(in, value);
+  std::getline(in, pythonPath);
+  EXPECT_EQ(std::filesystem::canonical(cwd), std::filesystem::canonical(folder));
+  EXPECT_EQ(value, "a b=c");
+  EXPECT_EQ(pythonPath, "/gapscope/torch_ops:/user/site") << "the torch-ops folder first, the user's path kept";
+  std::filesystem::remove(out);
+  std::filesystem::remove_all(folder);
+}
+
+TEST(ProgramRecording, AMissingWorkingDirectoryIsAnErrorBeforeAnythingRuns) {
+  ProgramOptions o = fake({"kernels", "1", "0"});
+  o.workingDirectory = "/nonexistent/gapscope-no-such-folder";
+  ProgramRecording rec(o);
+  EXPECT_FALSE(rec.start());
+  EXPECT_NE(rec.error().find("/nonexistent/gapscope-no-such-folder does not exist"), std::string::npos) << rec.error();
 }
 
 TEST(ProgramRecording, CaptureRangeKeepsOnlyWhatIsInside) {

@@ -48,6 +48,10 @@ TimelineWidget::TimelineWidget(TraceSession* session, QWidget* parent)
 }
 
 void TimelineWidget::onTraceChanged() {
+  if (session_->liveUpdate()) {
+    onLiveUpdate();
+    return;
+  }
   names_.reset(session_->hasTrace() ? &session_->trace() : nullptr);
   choices_ = {};
   if (session_->hasTrace()) {
@@ -60,6 +64,64 @@ void TimelineWidget::onTraceChanged() {
   rebuildVertical();
   pinSmallGpuGroups();
   fitAll();
+  if (session_->hasTrace()) {
+    shownContentStart_ = session_->layout().contentStart();
+    shownContentEnd_ = session_->layout().contentEnd();
+    laneCountShown_ = session_->layout().lanes().size();
+  }
+}
+
+// Same lanes as before plus whatever appeared: the user's folding and
+// pinning stay when the groups are the same ones, the time range stays
+// unless following.
+void TimelineWidget::onLiveUpdate() {
+  const bool wasWhole = wholeContentShown();
+  names_.reset(&session_->trace());
+  const auto& groups = session_->layout().groups();
+  // Choices name groups and lanes by index: kept only when no group or lane
+  // appeared (a new thread or stream shifts the indices after it).
+  if (choices_.collapsedGroups.size() != groups.size() || laneCountShown_ != session_->layout().lanes().size()) {
+    choices_ = {};
+    for (const auto& g : groups) choices_.collapsedGroups.push_back(g.collapsedByDefault);
+    rebuildVertical();
+    pinSmallGpuGroups();
+  } else {
+    rebuildVertical();
+  }
+  hoverSlice_ = kNoIndex;
+  clampScroll();
+  if (following_ && wasWhole) {
+    fitAll();
+  } else if (following_) {
+    showContentEnd();
+  } else {
+    setScale(scale_);  // the pan limits grew with the content
+  }
+  shownContentStart_ = session_->layout().contentStart();
+  shownContentEnd_ = session_->layout().contentEnd();
+  laneCountShown_ = session_->layout().lanes().size();
+  invalidate();
+  emit verticalChanged();
+}
+
+bool TimelineWidget::wholeContentShown() const {
+  return scale_.start() <= shownContentStart_ && scale_.end() >= shownContentEnd_;
+}
+
+// The user's zoom, the right edge at the end of the content (and its margin).
+void TimelineWidget::showContentEnd() {
+  const auto& layout = session_->layout();
+  const TimeNs margin = std::max<TimeNs>((layout.contentEnd() - layout.contentStart()) / 20, 1);
+  const double width = timeAreaWidth();
+  const TimeNs start = layout.contentEnd() + margin - static_cast<TimeNs>(scale_.nsPerPixel() * width);
+  setScale(timeline::TimeScale(start, scale_.nsPerPixel(), width));
+}
+
+void TimelineWidget::setFollowing(bool on) {
+  if (following_ == on) return;
+  following_ = on;
+  if (on && session_->hasTrace()) showContentEnd();
+  emit followingChanged(on);
 }
 
 // The GPU devices stay in view while the CPU threads scroll under them, as
@@ -163,7 +225,10 @@ void TimelineWidget::zoomAt(double factor, double x) {
   setScale(scale_.zoomed(factor, px));
 }
 
-void TimelineWidget::panBy(double dx) { setScale(scale_.panned(dx)); }
+void TimelineWidget::panBy(double dx) {
+  setFollowing(false);
+  setScale(scale_.panned(dx));
+}
 
 void TimelineWidget::setScrollY(double y) {
   const double old = scrollY_;
@@ -307,6 +372,7 @@ std::optional<std::pair<TimeNs, TimeNs>> TimelineWidget::measuredRange() const {
 
 void TimelineWidget::onReveal(qint64 start, qint64 end, quint32 slice, bool fit) {
   if (!session_->hasTrace()) return;
+  setFollowing(false);  // the user went somewhere
   if (fit) {
     fitRange(start, end);
     revealRow(slice);

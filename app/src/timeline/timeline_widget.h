@@ -44,6 +44,13 @@ class TimelineWidget : public QWidget {
   void zoomAt(double factor, double x);       // x in widget coordinates
   void panBy(double dx);                      // pixels; positive moves right in time
 
+  // Follow mode (a recording in progress): each new snapshot keeps the end
+  // of the trace in view, at the user's zoom, or the whole trace while the
+  // user has not zoomed in. Panning in time or jumping to a slice turns it
+  // off; zooming and scrolling the lanes do not.
+  bool following() const { return following_; }
+  void setFollowing(bool on);
+
   double scrollY() const { return scrollY_; }
   void setScrollY(double y);
   double contentHeight() const { return vertical_.totalHeight(); }
@@ -88,6 +95,7 @@ class TimelineWidget : public QWidget {
   void scaleChanged();
   void verticalChanged();  // content height, view height or scroll changed
   void measureChanged();
+  void followingChanged(bool on);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -105,6 +113,9 @@ class TimelineWidget : public QWidget {
 
  private:
   void onTraceChanged();
+  void onLiveUpdate();
+  bool wholeContentShown() const;
+  void showContentEnd();
   void onReveal(qint64 start, qint64 end, quint32 slice, bool fit);
   void rebuildVertical();
   // Screen y of content y (the pinned section does not scroll), and back.
@@ -155,6 +166,11 @@ class TimelineWidget : public QWidget {
   std::optional<std::pair<TimeNs, TimeNs>> measure_;
   std::optional<std::pair<TimeNs, TimeNs>> panLimits_;
   std::uint32_t hoverSlice_ = kNoIndex;
+  bool following_ = false;
+  // The content shown before a live update, to tell whether it was all in view.
+  TimeNs shownContentStart_ = 0;
+  TimeNs shownContentEnd_ = 0;
+  std::size_t laneCountShown_ = 0;
 };
 
 }  // namespace gapscope::app

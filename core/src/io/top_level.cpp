@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gapscope/io/recording_issues.h"
+
 #include "decimal_time.h"
 #include "json_text.h"
 
@@ -260,6 +262,24 @@ bool TopLevelStream::step(std::string_view piece, std::size_t& i) {
   return false;
 }
 
+namespace {
+
+// Kept as a member too, so a rewritten trace still carries it.
+void applyRecordingIssues(const TopLevelEntry& e, TraceMetadata& m, ImportIssues& issues) {
+  std::vector<ImportIssue> recorded;
+  if (!parseRecordingIssues(e.raw, &recorded)) {
+    issues.add("bad_recording_issues", Severity::Info, e.offset,
+               "gapscope_recording_issues is not a list of {name, severity, count, description}: ignored");
+  }
+  for (auto& issue : recorded) {
+    issue.firstOffset = e.offset;
+    issues.add(issue.name, issue.severity, issue.firstOffset, issue.description, issue.count);
+  }
+  m.otherKeys.emplace_back(e.key, e.raw);
+}
+
+}  // namespace
+
 void applyTopLevelEntry(const TopLevelEntry& e, TraceMetadata& m, ImportIssues& issues) {
   if (e.key == "traceEvents") {
     issues.add("duplicate_trace_events", Severity::Warning, e.offset,
@@ -271,6 +291,8 @@ void applyTopLevelEntry(const TopLevelEntry& e, TraceMetadata& m, ImportIssues& 
     applyDeviceProperties(e, m, issues);
   } else if (e.key == "distributedInfo") {
     m.distributedInfoJson = e.raw;
+  } else if (e.key == kRecordingIssuesKey) {
+    applyRecordingIssues(e, m, issues);
   } else if (e.key == "baseTimeNanoseconds") {
     if (!parseInt64(e.raw, &m.baseTimeNanoseconds)) {
       issues.add("bad_base_time", Severity::Warning, e.offset, "baseTimeNanoseconds is not an integer: ignored");

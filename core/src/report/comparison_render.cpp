@@ -13,8 +13,6 @@
 namespace gapscope::report {
 namespace {
 
-std::string h(std::string_view text) { return format::escapeHtml(text); }
-std::string md(std::string_view text) { return format::escapeMarkdown(text); }
 
 // The table as people see it: the first humanRows rows (totalRows kept, so
 // the renderers say how many were left out).

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gapscope/format/escape.h"
 #include "gapscope/report/report.h"
 
 namespace gapscope::report {
@@ -36,5 +37,9 @@ struct Section {
   std::vector<const Table*> tables;
 };
 std::vector<Section> tableSections(const Report& report);
+
+// Text escaped for the HTML and Markdown renderers (report and comparison).
+inline std::string h(std::string_view text) { return format::escapeHtml(text); }
+inline std::string md(std::string_view text) { return format::escapeMarkdown(text); }
 
 }  // namespace gapscope::report

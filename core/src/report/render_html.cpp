@@ -16,7 +16,6 @@
 namespace gapscope::report {
 namespace {
 
-std::string h(std::string_view text) { return format::escapeHtml(text); }
 
 }  // namespace
 

@@ -12,7 +12,6 @@
 namespace gapscope::report {
 namespace {
 
-std::string md(std::string_view text) { return format::escapeMarkdown(text); }
 
 }  // namespace
 

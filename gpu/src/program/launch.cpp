@@ -63,17 +63,31 @@ std::string captureValue(const ProgramOptions& o) {
 std::vector<std::string> programEnvironment(const ProgramOptions& o, const std::string& socketPath,
                                             const std::string& injectionLibrary, const std::string& torchOpsDir) {
   std::vector<std::pair<std::string, std::string>> set;
+  std::string userPythonPath;
+  for (const auto& entry : o.environment) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) continue;  // the dialog and the tests give NAME=VALUE only
+    std::string key = entry.substr(0, eq);
+    if (key == "PYTHONPATH") userPythonPath = entry.substr(eq + 1);
+    std::erase_if(set, [&key](const auto& kv) { return kv.first == key; });
+    set.emplace_back(std::move(key), entry.substr(eq + 1));
+  }
   if (o.inject) {
-    set = {{"CUDA_INJECTION64_PATH", injectionLibrary},
-           {"NVTX_INJECTION64_PATH", injectionLibrary},
-           {kSocketEnv, socketPath},
-           {kCaptureEnv, captureValue(o)},
-           {kPoolEnv, std::to_string(o.cuptiPoolBytes)},
-           {kChannelEnv, std::to_string(o.channelBytes)}};
+    auto put = [&set](std::string key, std::string value) {
+      std::erase_if(set, [&key](const auto& kv) { return kv.first == key; });
+      set.emplace_back(std::move(key), std::move(value));
+    };
+    put("CUDA_INJECTION64_PATH", injectionLibrary);
+    put("NVTX_INJECTION64_PATH", injectionLibrary);
+    put(kSocketEnv, socketPath);
+    put(kCaptureEnv, captureValue(o));
+    put(kPoolEnv, std::to_string(o.cuptiPoolBytes));
+    put(kChannelEnv, std::to_string(o.channelBytes));
     if (o.torchOps) {
-      const char* old = std::getenv("PYTHONPATH");
-      set.emplace_back("PYTHONPATH", torchOpsDir + (old && *old ? ":" + std::string(old) : ""));
-      set.emplace_back("GAPSCOPE_TORCH_OPS", "1");
+      const char* inherited = std::getenv("PYTHONPATH");
+      std::string rest = !userPythonPath.empty() ? userPythonPath : (inherited ? inherited : "");
+      put("PYTHONPATH", torchOpsDir + (rest.empty() ? "" : ":" + rest));
+      put("GAPSCOPE_TORCH_OPS", "1");
     }
   }
   std::vector<std::string> env;
@@ -89,15 +103,25 @@ std::vector<std::string> programEnvironment(const ProgramOptions& o, const std::
 }
 
 pid_t spawnProgram(const std::vector<std::string>& command, const std::vector<std::string>& environment,
-                   std::string* error) {
+                   const std::string& workingDirectory, std::string* error) {
   std::vector<char*> argv;
   for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   std::vector<char*> envp;
   for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
+  if (!workingDirectory.empty() && !std::filesystem::is_directory(workingDirectory)) {
+    *error = "cannot start " + command.front() + ": the working directory " + workingDirectory + " does not exist";
+    return -1;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // The change of folder happens in the child before exec, so a relative
+  // program path (./train) is found there, as a shell there would find it.
+  if (!workingDirectory.empty()) posix_spawn_file_actions_addchdir_np(&actions, workingDirectory.c_str());
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     *error = "cannot start " + command.front() + ": " + std::strerror(rc);
     return -1;
@@ -112,3 +136,11 @@ int shellStatus(int status) {
 }
 
 }  // namespace gapscope::gpu::program
+
+namespace gapscope::gpu {
+
+bool looksLikePython(const std::string& program) {
+  return std::filesystem::path(program).filename().string().rfind("python", 0) == 0;
+}
+
+}  // namespace gapscope::gpu

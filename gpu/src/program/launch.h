@@ -38,9 +38,10 @@ class ListenSocket {
 std::vector<std::string> programEnvironment(const ProgramOptions& o, const std::string& socketPath,
                                             const std::string& injectionLibrary, const std::string& torchOpsDir);
 
-// posix_spawnp; -1 and `error` set when CMD could not be started.
+// posix_spawnp, in `workingDirectory` unless empty; -1 and `error` set when
+// CMD could not be started.
 pid_t spawnProgram(const std::vector<std::string>& command, const std::vector<std::string>& environment,
-                   std::string* error);
+                   const std::string& workingDirectory, std::string* error);
 
 // Exit status as a shell reports it: the code, or 128 + the signal.
 int shellStatus(int waitStatus);

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "gapscope/gpu/program_recorder.h"
 #include "gapscope/gpu/program_trace.h"
@@ -37,6 +39,12 @@ struct Connection {
   bool open = true;
 };
 
+std::string commandLine(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
@@ -44,15 +52,16 @@ Clock::duration seconds(double s) {
 // Devices the records use but no process described (the injection library
 // leaves that to the recorder, so the program never calls the CUDA runtime
 // for it), from this process's view of the machine.
-void describeDevices(RecordSet& r) {
+void describeDevices(RecordSet& r, std::optional<std::vector<DeviceInfo>>& local) {
   std::set<std::uint32_t> used;
   for (const auto& k : r.kernels) used.insert(k.deviceId);
   for (const auto& m : r.memcpys) used.insert(m.deviceId);
   for (const auto& m : r.memsets) used.insert(m.deviceId);
   for (const auto& d : r.devices) used.erase(static_cast<std::uint32_t>(d.id));
   if (used.empty()) return;
-  for (DeviceInfo& d : localDevices())
-    if (used.count(static_cast<std::uint32_t>(d.id))) r.devices.push_back(std::move(d));
+  if (!local) local = localDevices();  // once: live snapshots ask again and again
+  for (const DeviceInfo& d : *local)
+    if (used.count(static_cast<std::uint32_t>(d.id))) r.devices.push_back(d);
 }
 
 }  // namespace
@@ -66,6 +75,7 @@ struct ProgramRecording::Impl {
   std::int64_t startWall = 0;
   Clock::time_point startTime{};
   std::vector<std::unique_ptr<Connection>> connections;
+  std::optional<std::vector<DeviceInfo>> localDeviceCache;
 
   void acceptAll() {
     while (true) {
@@ -138,8 +148,9 @@ struct ProgramRecording::Impl {
       if (fds[i + 1].revents) readFrom(*polled[i]);
   }
 
-  StopReason receive(const StopRequest* stop);
-  ProgramRecordingResult result(StopReason why);
+  StopReason receive(const StopRequest* stop, const LiveUpdates* live);
+  // What arrived so far; a snapshot copies, the final result takes the records.
+  ProgramRecordingResult result(StopReason why, bool snapshot);
   std::vector<TimeWindow> recordingWindow(const wire::ProcessHello& h) const;
 };
 
@@ -169,19 +180,28 @@ bool ProgramRecording::start() {
   auto env = program::programEnvironment(m.options, m.socket.path(), lib, torchDir);
   m.startWall = wallNow();
   m.startTime = Clock::now();
-  m.child = program::spawnProgram(m.options.command, env, &error_);
+  m.child = program::spawnProgram(m.options.command, env, m.options.workingDirectory, &error_);
   return m.child > 0;
 }
 
-StopReason ProgramRecording::Impl::receive(const StopRequest* stop) {
+StopReason ProgramRecording::Impl::receive(const StopRequest* stop, const LiveUpdates* live) {
   const bool timed = options.durationSeconds > 0;
   const Clock::time_point stopAt = startTime + seconds(options.delaySeconds + options.durationSeconds);
   Clock::time_point endedAt{};   // CMD ended, or the user interrupted
   bool interrupted = false;
+  Clock::time_point nextSnapshot = startTime + (live ? live->interval : Clock::duration{});
   while (true) {
-    pollOnce(std::chrono::milliseconds(50));
+    pollOnce(std::chrono::milliseconds(live ? 20 : 50));
     reapChild();
     Clock::time_point now = Clock::now();
+    if (stop && stop->now.load()) return StopReason::Stopped;
+    if (live && live->deliver && now >= nextSnapshot) {
+      live->deliver(result(StopReason::ProgramEnded, true));
+      const Clock::time_point done = Clock::now();
+      const auto cost = std::chrono::duration_cast<Clock::duration>((done - now) * live->costFactor);
+      nextSnapshot = done + std::max<Clock::duration>(live->interval, cost);
+      now = done;
+    }
     if (stop && stop->count.load() > 0 && !interrupted) {
       interrupted = true;
       endedAt = now;
@@ -209,14 +229,18 @@ std::vector<TimeWindow> ProgramRecording::Impl::recordingWindow(const wire::Proc
   return {w};
 }
 
-ProgramRecordingResult ProgramRecording::Impl::result(StopReason why) {
+ProgramRecordingResult ProgramRecording::Impl::result(StopReason why, bool snapshot) {
   ProgramRecordingResult out;
   out.stopReason = why;
+  out.inProgress = snapshot;
   std::vector<RecordSet> sets;
   std::vector<ProcessInfo> info;
   for (auto& c : connections) {
     wire::ProcessStream& s = c->decoder.stream();
     if (!s.saidHello) continue;
+    RecordSet copy;
+    if (snapshot) copy = s.records;
+    RecordSet& records = snapshot ? copy : s.records;
     RecordedProcess p;
     p.processId = s.hello.processId;
     p.name = s.hello.name;
@@ -226,45 +250,62 @@ ProgramRecordingResult ProgramRecording::Impl::result(StopReason why) {
     p.channelDropped = s.stats.channelDropped;
     p.cleanEnd = s.saidBye;
     p.error = c->decoder.error();
-    if (auto w = recordingWindow(s.hello); !w.empty()) p.outsideCapture += keepInside(s.records, w);
+    if (auto w = recordingWindow(s.hello); !w.empty()) p.outsideCapture += keepInside(records, w);
     if (options.captureRange != CaptureRange::None)
-      p.outsideCapture += keepInside(s.records, captureWindows(s.captureMarks));
-    s.records.droppedRecords = p.cuptiDropped + p.channelDropped;
+      p.outsideCapture += keepInside(records, captureWindows(s.captureMarks));
     for (const auto& n : s.notes) out.warnings.push_back("process " + std::to_string(p.processId) + " (" + p.name + "): " + n);
     info.push_back(ProcessInfo{p.processId, p.name, p.commandLine});
-    sets.push_back(std::move(s.records));
+    sets.push_back(std::move(records));
     out.processes.push_back(std::move(p));
   }
   out.records = mergeProcesses(std::move(sets), info);
-  describeDevices(out.records);
+  describeDevices(out.records, localDeviceCache);
+  out.records.command = commandLine(options.command);
+  out.records.issues = recordingIssues(out);
   return out;
 }
 
-ProgramRecordingResult ProgramRecording::collect(const StopRequest* stop) {
+ProgramRecordingResult ProgramRecording::collect(const StopRequest* stop, const LiveUpdates* live) {
   Impl& m = *impl_;
   StopReason why = StopReason::ProgramEnded;
   if (m.options.inject) {
-    why = m.receive(stop);
+    why = m.receive(stop, live);
     for (auto& c : m.connections) {  // recording is over: what is left in the socket, then close
       if (c->open) m.readFrom(*c);
       Impl::closeConnection(*c);
     }
   }
-  return m.result(why);
+  return m.result(why, false);
 }
 
-int ProgramRecording::waitForExit(const StopRequest* stop) {
+void ProgramRecording::releaseProgram() {
+  Impl& m = *impl_;
+  m.reapChild();
+  if (m.child <= 0 || m.childDone) return;
+  std::thread([pid = m.child] {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }).detach();
+  m.childDone = true;  // no longer ours to wait for
+}
+
+int ProgramRecording::waitForExit(const StopRequest* stop, double killAfterSeconds) {
   Impl& m = *impl_;
   if (m.child <= 0) return 1;
   if (!m.childDone && m.options.killOnStop) m.signalAll(SIGTERM);
   int seen = stop ? stop->count.load() : 0;
+  const Clock::time_point killAt = Clock::now() + seconds(std::max(killAfterSeconds, 0.0));
+  bool killed = false;
   while (!m.childDone) {
     m.reapChild();
     if (m.childDone) break;
     int now = stop ? stop->count.load() : 0;
-    if (now != seen) {  // interrupted again while waiting: stop it for good
+    const bool late = killAfterSeconds >= 0 && !killed && Clock::now() >= killAt;
+    if (now != seen || late) {  // interrupted again while waiting, or out of time: stop it for good
       m.signalAll(SIGKILL);
       seen = now;
+      killed = killed || late;
     }
     ::usleep(20000);
   }

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ enum class CaptureRange : std::uint8_t {
 
 struct ProgramOptions {
   std::vector<std::string> command;  // CMD ARGS...
+  std::string workingDirectory;      // empty: the recorder's
+  // NAME=VALUE entries set for CMD on top of the recorder's environment
+  // (the injection's own variables still win; a PYTHONPATH given here is
+  // kept behind the torch-ops folder).
+  std::vector<std::string> environment;
   double delaySeconds = 0;           // records before start + delay are left out
   double durationSeconds = 0;        // > 0: stop recording after this long (after the delay)
   CaptureRange captureRange = CaptureRange::None;
@@ -57,13 +63,16 @@ struct RecordedProcess {
   std::string error;                // its byte stream was malformed (what came before is kept)
 };
 
-enum class StopReason : std::uint8_t { ProgramEnded, Duration, Interrupted };
+// Interrupted: Ctrl-C or a signal; Stopped: `StopRequest::now` (the app's
+// Stop with the program left running).
+enum class StopReason : std::uint8_t { ProgramEnded, Duration, Interrupted, Stopped };
 
 struct ProgramRecordingResult {
   RecordSet records;  // merged (mergeProcesses), filtered to the capture windows
   std::vector<RecordedProcess> processes;
   std::vector<std::string> warnings;
   StopReason stopReason = StopReason::ProgramEnded;
+  bool inProgress = false;  // a live snapshot: the recording goes on
 };
 
 // The user asked the recorder to stop (Ctrl-C). Written from a signal
@@ -74,7 +83,32 @@ struct StopRequest {
   // (`kill -INT` of the recorder); 0 when the program got its own (Ctrl-C at
   // a terminal reaches the whole foreground process group).
   std::atomic<int> forward{0};
+  // Stop recording at once, without waiting for the program's last records
+  // and without signalling it (the app's Stop when the program runs on).
+  std::atomic<bool> now{false};
 };
+
+// Snapshots of a recording in progress, for a live view: `deliver` gets
+// what every process has sent so far, merged and filtered as the final
+// result would be, on the recording thread, at most every `interval`. A
+// snapshot costs time in proportion to what was recorded, so the next one
+// waits at least `costFactor` times as long as the last took: the recorder
+// never spends more than 1 / costFactor of its time on snapshots.
+struct LiveUpdates {
+  std::chrono::milliseconds interval{200};
+  double costFactor = 3;
+  std::function<void(ProgramRecordingResult&&)> deliver;
+};
+
+// What the recorder says about a recording, as import issues the trace
+// carries (RecordSet::issues): processes that ended before their final
+// flush, records dropped in a process or on the way, a stream that broke,
+// a recording stopped early, no process that used CUDA.
+std::vector<ImportIssue> recordingIssues(const ProgramRecordingResult& result);
+
+// python, python3, python3.12, /usr/bin/python3 ...: programs that get
+// PyTorch operator ranges unless the user says otherwise.
+bool looksLikePython(const std::string& program);
 
 // Where the injection library and the torch-ops sitecustomize folder are;
 // the error names where it looked.
@@ -99,12 +133,20 @@ class ProgramRecording {
   // handler). Processes then get `graceSeconds` to send their last records.
   // Afterwards recording is over: the connections are closed, so injected
   // processes stop tracing.
-  ProgramRecordingResult collect(const StopRequest* stop);
+  // With `live`, snapshots of what arrived so far are delivered while it
+  // records.
+  ProgramRecordingResult collect(const StopRequest* stop, const LiveUpdates* live = nullptr);
 
   // Waits for CMD to end (sending SIGTERM first with killOnStop when it is
   // still running; SIGKILL when the user asks to stop again). Returns its
-  // exit status as a shell gives it: the code, or 128 + the signal.
-  int waitForExit(const StopRequest* stop);
+  // exit status as a shell gives it: the code, or 128 + the signal. With
+  // `killAfterSeconds` >= 0, a program still running that long after the
+  // wait began gets SIGKILL (an app that is closing cannot wait forever).
+  int waitForExit(const StopRequest* stop, double killAfterSeconds = -1);
+
+  // Leaves CMD running on its own (recording is over): it is reaped in the
+  // background when it ends, so it never lingers as a zombie.
+  void releaseProgram();
 
  private:
   struct Impl;

@@ -161,6 +161,10 @@ struct RecordSet {
   std::int32_t cudaRuntimeVersion = 0;
   std::int32_t cuptiVersion = 0;
   std::uint64_t droppedRecords = 0;
+  // What the recorder has to say about the recording (a process that ended
+  // early, records dropped on the way): import issues of the trace, written
+  // into the file too (gapscope/io/recording_issues.h).
+  std::vector<ImportIssue> issues;
   // What ran, written into the trace's metadata: a recorded program's
   // command line, or a bundled workload and its settings.
   std::string command;
