@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -174,6 +176,19 @@ TEST(LiveRecording, SnapshotsAreSavedThenShownAndTheViewFollowsUntilThePan) {
   QSignalSpy finished(&w, &MainWindow::recordingFinished);
   ASSERT_TRUE(w.recordProgram(fake({"forever"}))) << w.lastError().toStdString();
   EXPECT_TRUE(w.recording());
+  // How old the newest data is when a snapshot reaches the screen: the
+  // fake program sends a kernel every 10 ms, and trace time + the trace's
+  // base is the wall clock. Printed for docs/recording.md; checked only
+  // against an absurd bound (tests check correctness, not speed).
+  std::vector<double> staleMs;
+  std::vector<double> shownAtMs;
+  QObject::connect(w.session(), &TraceSession::traceChanged, [&] {
+    const auto& t = w.session()->trace();
+    const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch());
+    shownAtMs.push_back(now);
+    const double newest = static_cast<double>(w.session()->layout().contentEnd() + t.metadata.baseTimeNanoseconds) / 1e6;
+    staleMs.push_back(now - newest);
+  });
   // Two snapshots on screen, the second with more kernels than the first.
   ASSERT_TRUE(waitUntil([&] { return changed.count() >= 2; }, 10000));
   const QString path = w.session()->loaded().path;
@@ -197,6 +212,19 @@ TEST(LiveRecording, SnapshotsAreSavedThenShownAndTheViewFollowsUntilThePan) {
   ASSERT_TRUE(waitUntil([&] { return changed.count() > beforePan; }, 5000));
   EXPECT_EQ(timeline->scale().start(), kept.start());
   EXPECT_DOUBLE_EQ(timeline->scale().nsPerPixel(), kept.nsPerPixel());
+  ASSERT_GE(staleMs.size(), 3u);
+  // Data that arrives just after a snapshot waits for the next one: its
+  // delay is the spacing of snapshots plus the newest data's age then.
+  std::vector<double> worstDelayMs;
+  for (std::size_t i = 1; i < shownAtMs.size(); ++i) worstDelayMs.push_back(shownAtMs[i] - shownAtMs[i - 1] + staleMs[i]);
+  std::sort(worstDelayMs.begin(), worstDelayMs.end());
+  std::sort(staleMs.begin(), staleMs.end());
+  std::printf("live snapshots: %zu, newest data on screen %.0f ms old (median), %.0f ms (max); "
+              "data waits at most %.0f ms (median over snapshots), %.0f ms (max)\n",
+              staleMs.size(), staleMs[staleMs.size() / 2], staleMs.back(), worstDelayMs[worstDelayMs.size() / 2],
+              worstDelayMs.back());
+  EXPECT_LT(staleMs.back(), 5000.0);
+  EXPECT_GT(staleMs.front(), -100.0) << "data from the future: the clocks disagree";
   // Stop ends the program (the default) and opens the final trace.
   w.stopRecording();
   ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 15000));
