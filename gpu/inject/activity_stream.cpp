@@ -26,7 +26,17 @@ using cuda::ActivityKind;
 using cuda::appendActivity;
 using cuda::recordedActivityKinds;
 
-constexpr std::size_t kBufferBytes = std::size_t{1} << 20;  // small: records reach the recorder sooner
+// CUPTI's buffers: small so records reach the recorder (and a live view)
+// soon; GAPSCOPE_RECORD_BUFFER_BYTES (64 KiB .. 64 MiB) sets another size.
+std::size_t bufferBytes() {
+  static const std::size_t bytes = [] {
+    const char* v = std::getenv("GAPSCOPE_RECORD_BUFFER_BYTES");
+    const unsigned long long n = v ? std::strtoull(v, nullptr, 10) : 0;
+    if (n < (std::size_t{64} << 10) || n > (std::size_t{64} << 20)) return std::size_t{1} << 20;
+    return static_cast<std::size_t>(n) & ~std::size_t{7};
+  }();
+  return bytes;
+}
 constexpr std::size_t kAlign = 8;
 constexpr auto kFlushPeriod = std::chrono::milliseconds(500);
 
@@ -60,12 +70,12 @@ void CUPTIAPI onBufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRe
       b = gStream.free.back();
       gStream.free.pop_back();
     } else if (gStream.allocated < gStream.maxBuffers) {
-      b = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, kBufferBytes));
+      b = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, bufferBytes()));
       if (b) ++gStream.allocated;
     }
   }
   *buffer = b;  // null: CUPTI drops records and counts them
-  *size = b ? kBufferBytes : 0;
+  *size = b ? bufferBytes() : 0;
 }
 
 void giveBack(std::uint8_t* buffer) {
@@ -149,7 +159,7 @@ void flushLoop(Session* s) {
 
 bool startActivityStream(Session& s, std::string* error) {
   gStream.session = &s;
-  gStream.maxBuffers = std::max<std::size_t>(2, s.poolBytes() / kBufferBytes);
+  gStream.maxBuffers = std::max<std::size_t>(2, s.poolBytes() / bufferBytes());
   auto fail = [error](const char* call, CUptiResult r) {
     const char* text = nullptr;
     cuptiGetResultString(r, &text);

@@ -8,6 +8,8 @@
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
 OUT=${OUT:?set OUT to a folder for the results}
+# The --torch-ops observer is compiled once per PyTorch build and cached here.
+export TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/gapscope-torch-extensions}
 export BUILD=${BUILD:-/tmp/gapscope-build} OUT
 CLI=$BUILD/cli/gapscope-cli
 HERE=gpu/tools/record_program
@@ -77,6 +79,10 @@ torch_program() {
   "$CLI" gaps "$W/mlp_torch.json" --per-step --format json > "$W/mlp_torch_gaps.json" 2>> "$R"
   log "per step, the same analysis of both traces"
   run python3 "$HERE/compare_steps.py" "$W/mlp_gaps.json" "$W/mlp_torch_gaps.json" 20
+  log "the same with operators from emit_nvtx (GAPSCOPE_TORCH_OPS_MODE=emit_nvtx, the fallback)"
+  GAPSCOPE_TORCH_OPS_MODE=emit_nvtx run timeout 180 "$CLI" record -o "$W/mlp_emit.json.gz" -- python3 "$HERE/torch_steps.py" --mode mlp --steps 20
+  "$CLI" gaps "$W/mlp_emit.json.gz" --per-step --format json > "$W/mlp_emit_gaps.json" 2>> "$R"
+  run python3 "$HERE/compare_steps.py" "$W/mlp_emit_gaps.json" "$W/mlp_torch_gaps.json" 20
   log "the same without operator ranges (--no-torch-ops)"
   run timeout 180 "$CLI" record --no-torch-ops -o "$W/mlp_noops.json.gz" -- python3 "$HERE/torch_steps.py" --mode mlp --steps 20
   "$CLI" gaps "$W/mlp_noops.json.gz" --per-step --format json > "$W/mlp_noops_gaps.json" 2>> "$R"
@@ -104,10 +110,14 @@ overhead() {
     mkdir -p /tmp/gapscope-deps && for f in .deps/*.deb; do dpkg -x "$f" /tmp/gapscope-deps; done
     export LD_LIBRARY_PATH=/tmp/gapscope-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   fi
-  log "overhead, launch-bound (200 tiny kernels a step, 50 steps)"
-  run timeout 280 python3 "$HERE/overhead.py" "$CLI" launch 50 "$W"
-  log "overhead, compute-bound (8 bf16 8192^3 matmuls a step, 20 steps)"
-  run timeout 280 python3 "$HERE/overhead.py" "$CLI" compute 20 "$W"
+  case "${1:-both}" in
+    launch|both)
+      log "overhead, launch-bound (200 tiny kernels a step, 50 steps)"
+      run timeout 540 python3 "$HERE/overhead.py" "$CLI" launch 50 "$W" ;;&
+    compute|both)
+      log "overhead, compute-bound (8 bf16 8192^3 matmuls a step, 20 steps)"
+      run timeout 540 python3 "$HERE/overhead.py" "$CLI" compute 20 "$W" ;;
+  esac
 }
 
 machine
@@ -116,7 +126,11 @@ case "${1:-proof}" in
   all) build; plain_program; exit_check; torch_program; overhead ;;
   check) build; plain_program; exit_check; torch_program ;;
   signals) build; compile_program; signals ;;
-  overhead) overhead ;;
+  steps) log "per-step figures over repeated runs (MLP, 20 steps, 5 runs each way)"
+         run timeout 560 python3 "$HERE/steps_repeated.py" "$CLI" 20 5 "$W" ;;
+  overhead) overhead both ;;
+  overhead-launch) overhead launch ;;
+  overhead-compute) overhead compute ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
 echo done | tee -a "$R"
