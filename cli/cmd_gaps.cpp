@@ -111,28 +111,33 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
           {"devices", std::move(devices)}};
 }
 
+// Streamed: the gap list may hold millions of rows (JsonObjectStream).
 void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
                const std::vector<RankedGap>& gaps, bool perStep) {
-  Json j;
-  j["devices"] = Json::array();
-  for (const auto& d : a.devices) j["devices"].push_back(statsJson(d, false));
-  j["streams"] = Json::array();
-  for (const auto& s : a.streams) j["streams"].push_back(statsJson(s, true));
-  j["gaps"] = Json::array();
-  for (const RankedGap& r : gaps) j["gaps"].push_back(gapJson(t, a, r));
+  JsonObjectStream o(out);
+  Json devices = Json::array();
+  for (const auto& d : a.devices) devices.push_back(statsJson(d, false));
+  o.member("devices", devices);
+  Json streams = Json::array();
+  for (const auto& s : a.streams) streams.push_back(statsJson(s, true));
+  o.member("streams", streams);
+  o.beginArray("gaps");
+  for (const RankedGap& r : gaps) o.element(gapJson(t, a, r));
+  o.endArray();
   const auto& l = a.launchStats;
-  j["launches"] = {{"count", l.count},
-                   {"launch_us", distributionJson(l.launchNs)},
-                   {"queue_us", distributionJson(l.queueNs)},
-                   {"short_kernels", l.shortKernels},
-                   {"outliers", l.outliers}};
-  j["verdict"] = a.verdict.line;
+  o.member("launches", {{"count", l.count},
+                        {"launch_us", distributionJson(l.launchNs)},
+                        {"queue_us", distributionJson(l.queueNs)},
+                        {"short_kernels", l.shortKernels},
+                        {"outliers", l.outliers}});
+  o.member("verdict", a.verdict.line);
   if (perStep) {
-    j["step_source"] = analysis::stepSourceName(a.stepSource);
-    j["steps"] = Json::array();
-    for (const auto& s : a.steps) j["steps"].push_back(stepJson(t, s));
+    o.member("step_source", analysis::stepSourceName(a.stepSource));
+    o.beginArray("steps");
+    for (const auto& s : a.steps) o.element(stepJson(t, s));
+    o.endArray();
   }
-  writeJson(out, j);
+  o.finish();
 }
 
 // --- CSV: one row per gap ------------------------------------------------------
@@ -335,13 +340,13 @@ int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
   const analysis::GpuBusy busy = analysis::computeGpuBusy(*trace);
   const GapAnalysis a = analysis::analyzeGaps(*trace, busy, options);
   const bool streams = args.has("streams");
-  const std::vector<RankedGap> all = analysis::rankGaps(a, busy, {streams, 0, std::nullopt});
-  std::vector<RankedGap> shown = all;
-  if (shown.size() > limit) shown.resize(limit);
+  std::vector<RankedGap> ranked = analysis::rankGaps(a, busy, {streams, 0, std::nullopt});
+  const std::size_t listed = ranked.size();
+  if (ranked.size() > limit) ranked.resize(limit);
   switch (format) {
-    case OutputFormat::Text: printText(out, *trace, a, shown, all.size(), perStep, streams); break;
-    case OutputFormat::Json: printJson(out, *trace, a, shown, perStep); break;
-    case OutputFormat::Csv: printCsv(out, *trace, a, shown); break;
+    case OutputFormat::Text: printText(out, *trace, a, ranked, listed, perStep, streams); break;
+    case OutputFormat::Json: printJson(out, *trace, a, ranked, perStep); break;
+    case OutputFormat::Csv: printCsv(out, *trace, a, ranked); break;
   }
   return 0;
 }

@@ -92,4 +92,42 @@ void writeJson(std::ostream& out, const nlohmann::ordered_json& value) {
   out << value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
+void JsonObjectStream::key(const std::string& key) {
+  out_ << (anyMember_ ? ",\n  " : "{\n  ") << nlohmann::ordered_json(key).dump() << ": ";
+  anyMember_ = true;
+}
+
+void JsonObjectStream::writeIndented(const nlohmann::ordered_json& value, int indent) {
+  const std::string text = value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out_.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    out_ << pad;
+    from = nl + 1;
+  }
+  out_.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+void JsonObjectStream::member(const std::string& name, const nlohmann::ordered_json& value) {
+  key(name);
+  writeIndented(value, 2);
+}
+
+void JsonObjectStream::beginArray(const std::string& name) {
+  key(name);
+  out_ << '[';
+  anyElement_ = false;
+}
+
+void JsonObjectStream::element(const nlohmann::ordered_json& value) {
+  out_ << (anyElement_ ? ",\n    " : "\n    ");
+  anyElement_ = true;
+  writeIndented(value, 4);
+}
+
+void JsonObjectStream::endArray() { out_ << (anyElement_ ? "\n  ]" : "]"); }
+
+void JsonObjectStream::finish() { out_ << (anyMember_ ? "\n}\n" : "{}\n"); }
+
 }  // namespace gapscope::cli

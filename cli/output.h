@@ -67,4 +67,30 @@ void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields);
 void writeJson(std::ostream& out, const nlohmann::json& value);
 void writeJson(std::ostream& out, const nlohmann::ordered_json& value);
 
+// A JSON object written member by member, byte for byte as writeJson would
+// print the whole object, so a member holding millions of rows streams
+// element by element instead of being built in memory first:
+//   JsonObjectStream o(out);
+//   o.member("devices", devices);
+//   o.beginArray("gaps"); for (...) o.element(gapJson(...)); o.endArray();
+//   o.finish();
+class JsonObjectStream {
+ public:
+  explicit JsonObjectStream(std::ostream& out) : out_(out) {}
+  void member(const std::string& key, const nlohmann::ordered_json& value);
+  void beginArray(const std::string& key);
+  void element(const nlohmann::ordered_json& value);
+  void endArray();
+  void finish();  // the closing brace and newline
+
+ private:
+  void key(const std::string& key);
+  // `value` pretty-printed, every line after the first indented by `indent` more.
+  void writeIndented(const nlohmann::ordered_json& value, int indent);
+
+  std::ostream& out_;
+  bool anyMember_ = false;
+  bool anyElement_ = false;
+};
+
 }  // namespace gapscope::cli

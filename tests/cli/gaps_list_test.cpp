@@ -58,3 +58,39 @@ TEST(CliGaps, DeviceGapsByDefaultStreamGapsOnDemand) {
 
 }  // namespace
 }  // namespace gapscope::testing
+
+namespace gapscope::testing {
+namespace {
+
+// The JSON is streamed member by member and gap by gap; it must be, byte for
+// byte, what pretty-printing the whole document at once gives (nlohmann's
+// dump with indent 2, the CLI's JSON format), with and without gaps, steps
+// and stream rows, and with names that need escaping.
+void expectSameAsWholeDocument(const std::vector<std::string>& args) {
+  CliResult r = runCli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto whole = nlohmann::ordered_json::parse(r.out);
+  EXPECT_EQ(r.out, whole.dump(2) + "\n") << args[1];
+}
+
+TEST(CliGaps, StreamedJsonIsTheWholeDocumentPrettyPrinted) {
+  TempDir dir;
+  const std::string path = (dir.path() / "two_streams.json").string();
+  std::ofstream(path) << twoStreamsJson();
+  expectSameAsWholeDocument({"gaps", path, "--format", "json"});
+  expectSameAsWholeDocument({"gaps", path, "--format", "json", "--streams", "--per-step"});
+  const std::string empty = (dir.path() / "empty.json").string();
+  std::ofstream(empty) << "{\"traceEvents\":[]}";
+  expectSameAsWholeDocument({"gaps", empty, "--format", "json", "--per-step"});
+  const std::string quoted = (dir.path() / "quoted.json").string();
+  std::ofstream(quoted) << "{\"traceEvents\":[" << x("cudaLaunchKernel", "cuda_runtime", 1, 1, 0, 1, 1) << ","
+                        << x("k\\\"\\\\\\n\\u0001\\u00e9", "kernel", 0, 7, 2, 1, 1) << ","
+                        << x("cudaLaunchKernel", "cuda_runtime", 1, 1, 20, 1, 2) << "," << x("b", "kernel", 0, 7, 40, 1, 2)
+                        << "]}";
+  expectSameAsWholeDocument({"gaps", quoted, "--format", "json", "--streams"});
+  for (const char* trace : {"h200/split_stack_eager.json", "h100/cudagraph_replay.json"})
+    expectSameAsWholeDocument({"gaps", std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + trace, "--format", "json", "--per-step"});
+}
+
+}  // namespace
+}  // namespace gapscope::testing
