@@ -70,6 +70,37 @@ TEST(OpTableModel, PassesTheModelTesterAndSortsByRawNumbers) {
   EXPECT_EQ(model.rowCount(), 0);
 }
 
+// split_stack_eager's GPU annotation spans 2.775 ms of a 245 us GPU total:
+// PyTorch prints 1132.42 % (tests/data/h200/split_stack_eager.table.txt);
+// the app shows a dash, keeps the number for sorting and says why.
+TEST(OpTableModel, AGpuAnnotationShowsNoShareOfTheGpuTime) {
+  ensureApp();
+  OpTableModel model;
+  model.setTable(splitStack().ops(), false);
+  int annotation = -1;
+  const auto& rows = splitStack().ops()->rows;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].name == "split_stack_eager" && rows[i].device == analysis::OpDevice::Gpu) annotation = static_cast<int>(i);
+  ASSERT_GE(annotation, 0);
+  const QModelIndex pct = model.index(annotation, OpTableModel::SelfDevicePct);
+  EXPECT_EQ(pct.data().toString(), QStringLiteral("—"));
+  EXPECT_NEAR(pct.data(kSortRole).toDouble(), 1132.42, 0.01);
+  EXPECT_TRUE(pct.data(Qt::ToolTipRole).toString().contains(QStringLiteral("1132.42")))
+      << pct.data(Qt::ToolTipRole).toString().toStdString();
+  EXPECT_EQ(model.index(annotation, OpTableModel::DeviceTotalPct).data().toString(), QStringLiteral("—"));
+  // Every other percentage shown stays within 0..100.
+  for (int r = 0; r < model.rowCount(); ++r) {
+    for (int c : {OpTableModel::SelfCpuPct, OpTableModel::CpuTotalPct, OpTableModel::SelfDevicePct,
+                  OpTableModel::DeviceTotalPct}) {
+      const QString text = model.index(r, c).data().toString();
+      if (text == QStringLiteral("—")) continue;
+      const double shown = model.index(r, c).data(kSortRole).toDouble();
+      EXPECT_GE(shown, 0.0) << r << "," << c;
+      EXPECT_LE(shown, 100.0 + 1e-9) << r << "," << c << " " << text.toStdString();
+    }
+  }
+}
+
 TEST(OpTableModel, GroupingByShapesSplitsRowsAndFillsTheShapesColumn) {
   ensureApp();
   TraceSession session;

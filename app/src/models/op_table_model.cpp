@@ -2,6 +2,8 @@
 
 #include "models/table_format.h"
 
+#include "gapscope/format/number.h"
+
 namespace gapscope::app {
 
 OpTableModel::OpTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -34,6 +36,22 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Shapes)) {
     return index.column() == Name ? QString::fromStdString(r->name) : QString::fromStdString(r->inputShapes);
+  }
+  // A GPU annotation's range (gpu_user_annotation) spans the idle time
+  // between its kernels, so its "share" of the GPU time can pass 100 %
+  // (1132 % in a real trace). PyTorch prints that; the table shows a dash and
+  // says why (the CLI's and the reports' tables keep PyTorch's figure).
+  const bool devicePct = index.column() == SelfDevicePct || index.column() == DeviceTotalPct;
+  if (devicePct && r->annotation && r->device == analysis::OpDevice::Gpu) {
+    const double pct = index.column() == SelfDevicePct ? t.selfDevicePct(*r) : t.deviceTotalPct(*r);
+    if (role == kSortRole) return pct;
+    if (role == Qt::DisplayRole) return QStringLiteral("—");
+    if (role == Qt::ToolTipRole) {
+      return tr("An annotation's range on the GPU includes the idle time between its kernels, so it is "
+                "not a share of the GPU's time (PyTorch prints %1 here)")
+          .arg(utf8(format::formatPercent(pct, format::PercentStyle::AppTable)));
+    }
+    return {};
   }
   const bool sort = role == kSortRole;
   if (role != Qt::DisplayRole && !sort) return {};
