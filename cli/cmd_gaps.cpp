@@ -9,6 +9,7 @@
 #include "command.h"
 #include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/format/escape.h"
 #include "load_trace.h"
 #include "output.h"
 
@@ -34,8 +35,8 @@ TimeNs minGapOption(const Args& args, TimeNs fallback) {
   return static_cast<TimeNs>(std::llround(us * 1000.0));
 }
 
-std::string sliceName(const Trace& t, std::uint32_t slice) {
-  return slice < t.slices.size() ? std::string(t.str(t.slices[slice].name)) : std::string();
+std::string_view sliceName(const Trace& t, std::uint32_t slice) {
+  return slice < t.slices.size() ? t.str(t.slices[slice].name) : std::string_view();
 }
 
 std::string cpuOpName(const Trace& t, const analysis::CpuOpBlame& op) {
@@ -51,8 +52,10 @@ Json threadJson(const Trace& t, std::uint32_t track) {
 }
 
 std::string threadText(const Trace& t, std::uint32_t track) {
-  Json j = threadJson(t, track);
-  return j.is_null() ? "-" : j.is_string() ? j.get<std::string>() : j.dump();
+  if (track >= t.tracks.size()) return "-";
+  const ChromeId& tid = t.tracks[track].tid;
+  if (tid.label != kEmptyString) return std::string(t.str(tid.label));
+  return std::to_string(tid.num);
 }
 
 // --- JSON ------------------------------------------------------------------
@@ -74,23 +77,68 @@ Json statsJson(const UtilizationStats& s, bool withStream) {
   return j;
 }
 
-Json gapJson(const Trace& t, const GapAnalysis& a, const RankedGap& r) {
+// One gap as an element of the JSON gap list, printed straight into `out`
+// as JsonObjectStream would print it at an array's depth: a gap list holds up to millions of rows.
+// CliGaps.StreamedJsonIsTheWholeDocumentPrettyPrinted checks the bytes.
+void appendGapElement(std::string& out, const Trace& t, const GapAnalysis& a, const RankedGap& r) {
   const Gap& g = a.gaps[r.gap];
-  Json j;
-  j["device"] = g.device;
-  j["stream"] = g.stream < 0 ? Json(nullptr) : Json(g.stream);
-  j["start_us"] = format::usNumber(g.start);
-  j["dur_us"] = format::usNumber(g.dur);
-  j["device_idle_us"] = format::usNumber(r.deviceIdle);
-  j["cause"] = analysis::gapCauseName(g.cause);
-  j["before"] = sliceName(t, g.before);
-  j["after"] = sliceName(t, g.after);
-  j["launch_thread"] = threadJson(t, g.launchTrack);
-  Json ops = Json::array();
-  for (const auto& op : analysis::cpuOpsOf(a, g))
-    ops.push_back({{"name", cpuOpName(t, op)}, {"self_us", format::usNumber(op.selfNs)}});
-  j["cpu_ops"] = std::move(ops);
-  return j;
+  auto field = [&out](const char* key) {
+    out += "\n      \"";
+    out += key;
+    out += "\": ";
+  };
+  auto name = [&t](std::uint32_t slice) {
+    return slice < t.slices.size() ? t.str(t.slices[slice].name) : std::string_view();
+  };
+  out += '{';
+  field("device");
+  json_text::integer(out, g.device);
+  out += ',';
+  field("stream");
+  if (g.stream < 0) out += "null";
+  else json_text::integer(out, g.stream);
+  out += ',';
+  field("start_us");
+  json_text::number(out, format::usNumber(g.start));
+  out += ',';
+  field("dur_us");
+  json_text::number(out, format::usNumber(g.dur));
+  out += ',';
+  field("device_idle_us");
+  json_text::number(out, format::usNumber(r.deviceIdle));
+  out += ',';
+  field("cause");
+  json_text::string(out, analysis::gapCauseName(g.cause));
+  out += ',';
+  field("before");
+  json_text::string(out, name(g.before));
+  out += ',';
+  field("after");
+  json_text::string(out, name(g.after));
+  out += ',';
+  field("launch_thread");
+  const Json thread = threadJson(t, g.launchTrack);
+  if (thread.is_string()) json_text::string(out, thread.get_ref<const std::string&>());
+  else if (thread.is_null()) out += "null";
+  else json_text::integer(out, thread.get<std::int64_t>());
+  out += ',';
+  field("cpu_ops");
+  if (g.cpuOpsCount == 0) {
+    out += "[]";
+  } else {
+    out += '[';
+    for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
+      const analysis::CpuOpBlame& op = a.cpuOps[g.cpuOpsBegin + i];
+      out += i ? ",\n        {\n          \"name\": " : "\n        {\n          \"name\": ";
+      if (op.isUntraced) json_text::string(out, "(untraced)");
+      else json_text::string(out, t.str(op.name));
+      out += ",\n          \"self_us\": ";
+      json_text::number(out, format::usNumber(op.selfNs));
+      out += "\n        }";
+    }
+    out += "\n      ]";
+  }
+  out += "\n    }";
 }
 
 Json distributionJson(const analysis::Distribution& d) {
@@ -122,7 +170,12 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
   for (const auto& s : a.streams) streams.push_back(statsJson(s, true));
   o.member("streams", streams);
   o.beginArray("gaps");
-  for (const RankedGap& r : gaps) o.element(gapJson(t, a, r));
+  std::string element;
+  for (const RankedGap& r : gaps) {
+    element.clear();
+    appendGapElement(element, t, a, r);
+    o.rawElement(element);
+  }
   o.endArray();
   const auto& l = a.launchStats;
   o.member("launches", {{"count", l.count},
@@ -142,23 +195,49 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
 
 // --- CSV: one row per gap ------------------------------------------------------
 
+// Rows are printed into one buffer, written out every megabyte: the list
+// may hold millions of gaps.
 void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
               const std::vector<RankedGap>& gaps) {
   writeCsvRow(out, {"device", "stream", "start_us", "dur_us", "device_idle_us", "cause", "hta_category", "before",
                     "after", "launch_call", "launch_thread", "cpu_ops", "explanation"});
+  constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+  std::string buf;
+  std::string ops;
+  auto field = [&buf](std::string_view text) {
+    format::appendCsvQuoted(buf, text);
+    buf += ',';
+  };
   for (const RankedGap& r : gaps) {
-    const Gap* g = &a.gaps[r.gap];
-    std::string ops;
-    for (const auto& op : analysis::cpuOpsOf(a, *g))
-      ops += (ops.empty() ? "" : "; ") + cpuOpName(t, op) + "=" + format::exactUs(op.selfNs);
-    writeCsvRow(out, {std::to_string(g->device), g->stream < 0 ? "" : std::to_string(g->stream),
-                      format::exactUs(g->start), format::exactUs(g->dur), format::exactUs(r.deviceIdle),
-                      analysis::gapCauseName(g->cause),
-                      analysis::htaIdleKindName(g->hta), sliceName(t, g->before),
-                      sliceName(t, g->after), sliceName(t, g->launch),
-                      g->launchTrack == kNoIndex ? "" : threadText(t, g->launchTrack), ops,
-                      analysis::explainGap(t, *g)});
+    const Gap& g = a.gaps[r.gap];
+    ops.clear();
+    for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
+      const analysis::CpuOpBlame& op = a.cpuOps[g.cpuOpsBegin + i];
+      if (i) ops += "; ";
+      ops += op.isUntraced ? std::string_view("(untraced)") : t.str(op.name);
+      ops += '=';
+      ops += format::exactUs(op.selfNs);
+    }
+    field(std::to_string(g.device));
+    field(g.stream < 0 ? std::string() : std::to_string(g.stream));
+    field(format::exactUs(g.start));
+    field(format::exactUs(g.dur));
+    field(format::exactUs(r.deviceIdle));
+    field(analysis::gapCauseName(g.cause));
+    field(analysis::htaIdleKindName(g.hta));
+    field(sliceName(t, g.before));
+    field(sliceName(t, g.after));
+    field(sliceName(t, g.launch));
+    field(g.launchTrack == kNoIndex ? std::string() : threadText(t, g.launchTrack));
+    field(ops);
+    format::appendCsvQuoted(buf, analysis::explainGap(t, g));
+    buf += '\n';
+    if (buf.size() >= kFlushBytes) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
   }
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
 // --- text ------------------------------------------------------------------
@@ -265,7 +344,7 @@ void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a, const st
                                    format::formatDuration(g.dur, kTableTime)};
     if (streams) cells.push_back(format::formatDuration(r.deviceIdle, kTableTime));
     for (std::string cell : {std::to_string(g.device), g.stream < 0 ? std::string("all") : std::to_string(g.stream),
-                             causeText(g, r), sliceName(t, g.after), threadText(t, g.launchTrack), ops})
+                             causeText(g, r), std::string(sliceName(t, g.after)), threadText(t, g.launchTrack), ops})
       cells.push_back(std::move(cell));
     table.addRow(std::move(cells));
   }
@@ -340,11 +419,13 @@ int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
   const analysis::GpuBusy busy = analysis::computeGpuBusy(*trace);
   const GapAnalysis a = analysis::analyzeGaps(*trace, busy, options);
   const bool streams = args.has("streams");
-  std::vector<RankedGap> ranked = analysis::rankGaps(a, busy, {streams, 0, std::nullopt});
-  const std::size_t listed = ranked.size();
+  analysis::GapListOptions listed;
+  listed.streams = streams;
+  std::vector<RankedGap> ranked = analysis::rankGaps(a, busy, listed);
+  const std::size_t listedTotal = ranked.size();
   if (ranked.size() > limit) ranked.resize(limit);
   switch (format) {
-    case OutputFormat::Text: printText(out, *trace, a, ranked, listed, perStep, streams); break;
+    case OutputFormat::Text: printText(out, *trace, a, ranked, listedTotal, perStep, streams); break;
     case OutputFormat::Json: printJson(out, *trace, a, ranked, perStep); break;
     case OutputFormat::Csv: printCsv(out, *trace, a, ranked); break;
   }

@@ -102,7 +102,9 @@ int runOps(const Args& args, std::ostream& out, std::ostream& err) {
   auto trace = loadTraceForCommand(*path, "ops", err);
   if (!trace) return 1;
 
-  const OpTable table = analysis::buildOpTable(*trace, analysis::OpTableOptions{shapes});
+  analysis::OpTableOptions tableOptions;
+  tableOptions.groupByShapes = shapes;
+  const OpTable table = analysis::buildOpTable(*trace, tableOptions);
   std::vector<OpRow> rows = table.rows;
   analysis::sortOpRows(rows, sortKey);
   applyLimit(rows, args);

@@ -1,6 +1,8 @@
 #include "output.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <limits>
 #include <ostream>
 #include <stdexcept>
@@ -92,6 +94,41 @@ void writeJson(std::ostream& out, const nlohmann::ordered_json& value) {
   out << value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
+namespace json_text {
+
+void number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  char buf[64];
+  const char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, static_cast<std::size_t>(end - buf));
+}
+
+void integer(std::string& out, std::int64_t value) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+// Printable ASCII without quote or backslash is written as it is (kernel and
+// operator names nearly always); anything else goes through nlohmann.
+void string(std::string& out, std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += nlohmann::ordered_json(std::string(text)).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  out.append(text.data(), text.size());
+  out += '"';
+}
+
+}  // namespace json_text
+
 void JsonObjectStream::key(const std::string& key) {
   out_ << (anyMember_ ? ",\n  " : "{\n  ") << nlohmann::ordered_json(key).dump() << ": ";
   anyMember_ = true;
@@ -124,6 +161,12 @@ void JsonObjectStream::element(const nlohmann::ordered_json& value) {
   out_ << (anyElement_ ? ",\n    " : "\n    ");
   anyElement_ = true;
   writeIndented(value, 4);
+}
+
+void JsonObjectStream::rawElement(std::string_view text) {
+  out_ << (anyElement_ ? ",\n    " : "\n    ");
+  anyElement_ = true;
+  out_.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 void JsonObjectStream::endArray() { out_ << (anyElement_ ? "\n  ]" : "]"); }

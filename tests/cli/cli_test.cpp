@@ -90,7 +90,9 @@ TEST(CliOps, CsvMatchesTheLibrary) {
 }
 
 TEST(CliOps, GroupByShapes) {
-  const OpTable table = buildOpTable(load(kMlp), OpTableOptions{true});
+  OpTableOptions byShapes;
+  byShapes.groupByShapes = true;
+  const OpTable table = buildOpTable(load(kMlp), byShapes);
   const auto json = runJson({"ops", kMlp, "--format", "json", "--group-by-shapes"});
   ASSERT_EQ(json.size(), table.rows.size());
   for (std::size_t i = 0; i < json.size(); ++i) EXPECT_EQ(json[i].at("input_shapes"), table.rows[i].inputShapes);

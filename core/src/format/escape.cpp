@@ -31,14 +31,22 @@ std::string escapeMarkdown(std::string_view text) {
   return out;
 }
 
-std::string csvQuote(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
+void appendCsvQuoted(std::string& out, std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out.append(text.data(), text.size());
+    return;
+  }
+  out += '"';
   for (char c : text) {
     if (c == '"') out += '"';
     out += c;
   }
   out += '"';
+}
+
+std::string csvQuote(std::string_view text) {
+  std::string out;
+  appendCsvQuoted(out, text);
   return out;
 }
 

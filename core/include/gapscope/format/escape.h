@@ -26,6 +26,8 @@ std::string escapeMarkdown(std::string_view text);
 // One CSV field (RFC 4180), as is: quoted when it holds a comma, quote, CR
 // or LF, quotes doubled.
 std::string csvQuote(std::string_view text);
+// The same appended to `out` (no temporary string: outputs of millions of rows).
+void appendCsvQuoted(std::string& out, std::string_view text);
 // One CSV text field from a trace: cleanText that keeps newlines, a leading
 // apostrophe when a spreadsheet would read it as a formula (starts with
 // = + - or @, OWASP's CSV injection advice; the other one, a tab, is a
