@@ -44,11 +44,12 @@ def _start_observer():
         raise RuntimeError("no CUDA headers with nvtx3 (set CUDA_HOME)")
     sys.stderr.write("gapscope: loading the PyTorch operator observer (built once per PyTorch, "
                      "about a minute the first time)\n")
-    # Named on the timeline, so the GPU's wait meanwhile is blamed on it and
-    # not on "(untraced)" time of the program.
+    # An operator on the timeline (a qualified name, so the recorder keeps it
+    # as a cpu_op): the GPU's wait meanwhile is blamed on it, not on the
+    # program's "(untraced)" time.
     import torch
 
-    torch.cuda.nvtx.range_push("gapscope: loading the PyTorch operator observer")
+    torch.cuda.nvtx.range_push("gapscope::load_operator_observer")
     try:
         module = cpp_extension.load(
             name="gapscope_torch_observer",
