@@ -177,9 +177,10 @@ TEST(GapListModel, PassesTheModelTesterAndFollowsTheMinimumGap) {
   EXPECT_EQ(model.rowCount(), listedAbove(20000));
   for (int r = 0; r < model.rowCount(); ++r) {
     EXPECT_GE(model.index(r, GapListModel::Duration).data(kSortRole).toLongLong(), 20000);
-    if (r > 0)
+    if (r > 0) {
       EXPECT_GE(model.index(r - 1, GapListModel::DeviceIdle).data(kSortRole).toLongLong(),
                 model.index(r, GapListModel::DeviceIdle).data(kSortRole).toLongLong());
+    }
   }
   model.setDurationRange(std::make_pair(TimeNs{20000}, TimeNs{50000}));
   for (int r = 0; r < model.rowCount(); ++r) EXPECT_LT(gaps[model.gapIndex(r)].dur, 50000);
