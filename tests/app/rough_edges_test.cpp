@@ -53,8 +53,9 @@ void expectValuesInView(DetailsPanel* details) {
   EXPECT_LT(valueX, tree->viewport()->width() - 40) << valueX << " of " << tree->viewport()->width();
   for (int i = 0; i < tree->topLevelItemCount(); ++i) {
     const QTreeWidgetItem* item = tree->topLevelItem(i);
-    if (!item->text(1).isEmpty() && item->toolTip(1) != QStringLiteral("Double-click to select"))
+    if (!item->text(1).isEmpty() && item->toolTip(1) != QStringLiteral("Double-click to select")) {
       EXPECT_EQ(item->toolTip(1), item->text(1)) << item->text(0).toStdString();
+    }
   }
 }
 
