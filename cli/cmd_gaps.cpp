@@ -44,13 +44,6 @@ std::string cpuOpName(const Trace& t, const analysis::CpuOpBlame& op) {
 }
 
 // The launching thread as Kineto names it: its tid (a number or a label).
-Json threadJson(const Trace& t, std::uint32_t track) {
-  if (track >= t.tracks.size()) return nullptr;
-  const ChromeId& tid = t.tracks[track].tid;
-  if (tid.label != kEmptyString) return std::string(t.str(tid.label));
-  return tid.num;
-}
-
 std::string threadText(const Trace& t, std::uint32_t track) {
   if (track >= t.tracks.size()) return "-";
   const ChromeId& tid = t.tracks[track].tid;
@@ -117,10 +110,13 @@ void appendGapElement(std::string& out, const Trace& t, const GapAnalysis& a, co
   json_text::string(out, name(g.after));
   out += ',';
   field("launch_thread");
-  const Json thread = threadJson(t, g.launchTrack);
-  if (thread.is_string()) json_text::string(out, thread.get_ref<const std::string&>());
-  else if (thread.is_null()) out += "null";
-  else json_text::integer(out, thread.get<std::int64_t>());
+  if (g.launchTrack >= t.tracks.size()) {
+    out += "null";
+  } else if (const ChromeId& tid = t.tracks[g.launchTrack].tid; tid.label != kEmptyString) {
+    json_text::string(out, t.str(tid.label));
+  } else {
+    json_text::integer(out, tid.num);
+  }
   out += ',';
   field("cpu_ops");
   if (g.cpuOpsCount == 0) {

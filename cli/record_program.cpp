@@ -87,24 +87,12 @@ gpu::ProgramOptions programOptions(const Args& args) {
   return o;
 }
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
-
-// Stopped by --duration, a process that has not said goodbye is still
-// running: the records it keeps are after the stop and not wanted.
-bool stillRunning(const gpu::ProgramRecordingResult& r, const gpu::RecordedProcess& p) {
-  return !p.cleanEnd && (r.stopReason == gpu::StopReason::Duration || r.stopReason == gpu::StopReason::Stopped);
-}
-
 void printProcesses(std::ostream& out, const gpu::ProgramRecordingResult& r) {
   out << "Processes:    " << r.processes.size() << " used CUDA\n";
   for (const auto& p : r.processes) {
     out << "  pid " << p.processId << " " << p.name << ": " << p.records << " records";
     if (p.outsideCapture) out << " (" << p.outsideCapture << " outside the recording window or capture range, left out)";
-    if (stillRunning(r, p)) {
+    if (gpu::stillRunning(r, p)) {
       out << "; still running when recording stopped";
     } else if (!p.cleanEnd) {
       out << "; ended without its final flush (killed or crashed)";
@@ -161,7 +149,7 @@ int runRecordProgram(const Args& args, std::ostream& out, std::ostream& err) {
   if (options.inject) {
     writer::WriteResult written = writer::writeChromeTrace(gpu::convertToTrace(result.records), path);
     saved = written.ok();
-    out << "Recorded:     " << joined(options.command) << " (stopped: " << stopText(result.stopReason) << ")\n";
+    out << "Recorded:     " << result.records.command << " (stopped: " << stopText(result.stopReason) << ")\n";
     printProcesses(out, result);
     if (saved) {
       out << "Saved:        " << path << " (" << written.bytes << " bytes)\n";

@@ -23,6 +23,19 @@
 
 namespace gapscope::gpu {
 
+namespace program {
+
+// One process's connection: a named namespace, not an anonymous one, since
+// ProgramRecording::Impl holds them (GCC warns about an anonymous type in a
+// field when the sources are compiled in batches).
+struct Connection {
+  int fd = -1;
+  wire::Decoder decoder;
+  bool open = true;
+};
+
+}  // namespace program
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -32,12 +45,6 @@ std::int64_t wallNow() {
   clock_gettime(CLOCK_REALTIME, &ts);
   return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
 }
-
-struct Connection {
-  int fd = -1;
-  wire::Decoder decoder;
-  bool open = true;
-};
 
 std::string commandLine(const std::vector<std::string>& words) {
   std::string s;
@@ -74,21 +81,21 @@ struct ProgramRecording::Impl {
   int childStatus = 0;
   std::int64_t startWall = 0;
   Clock::time_point startTime{};
-  std::vector<std::unique_ptr<Connection>> connections;
+  std::vector<std::unique_ptr<program::Connection>> connections;
   std::optional<std::vector<DeviceInfo>> localDeviceCache;
 
   void acceptAll() {
     while (true) {
       int fd = ::accept4(socket.fd(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
       if (fd < 0) return;
-      auto c = std::make_unique<Connection>();
+      auto c = std::make_unique<program::Connection>();
       c->fd = fd;
       connections.push_back(std::move(c));
     }
   }
 
   // Reads what is there; closes the connection at its end or on bad bytes.
-  void readFrom(Connection& c) {
+  void readFrom(program::Connection& c) {
     char buf[1 << 16];
     while (c.open) {
       ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
@@ -102,7 +109,7 @@ struct ProgramRecording::Impl {
     }
   }
 
-  static void closeConnection(Connection& c) {
+  static void closeConnection(program::Connection& c) {
     if (!c.open) return;
     ::close(c.fd);
     c.open = false;
@@ -135,7 +142,7 @@ struct ProgramRecording::Impl {
   void pollOnce(std::chrono::milliseconds timeout) {
     std::vector<pollfd> fds;
     fds.push_back(pollfd{socket.fd(), POLLIN, 0});
-    std::vector<Connection*> polled;
+    std::vector<program::Connection*> polled;
     for (auto& c : connections) {
       if (!c->open) continue;
       fds.push_back(pollfd{c->fd, POLLIN, 0});

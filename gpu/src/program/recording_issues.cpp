@@ -9,14 +9,6 @@ namespace gapscope::gpu {
 
 namespace {
 
-// Stopped before the program ended (by --duration or the app's Stop), a
-// process without its goodbye is still running: what it records later is
-// not wanted, so nothing is missing.
-bool stillRunning(const ProgramRecordingResult& r, const RecordedProcess& p) {
-  return !p.cleanEnd &&
-         (r.inProgress || r.stopReason == StopReason::Duration || r.stopReason == StopReason::Stopped);
-}
-
 std::string who(const RecordedProcess& p) { return "process " + std::to_string(p.processId) + " (" + p.name + ")"; }
 
 const char* stopCause(StopReason why) {
@@ -34,6 +26,11 @@ ImportIssue recordingIssue(const char* name, Severity severity, std::uint64_t co
 }
 
 }  // namespace
+
+bool stillRunning(const ProgramRecordingResult& r, const RecordedProcess& p) {
+  return !p.cleanEnd &&
+         (r.inProgress || r.stopReason == StopReason::Duration || r.stopReason == StopReason::Stopped);
+}
 
 std::vector<ImportIssue> recordingIssues(const ProgramRecordingResult& r) {
   std::vector<ImportIssue> out;

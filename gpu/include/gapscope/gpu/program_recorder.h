@@ -100,6 +100,11 @@ struct LiveUpdates {
   std::function<void(ProgramRecordingResult&&)> deliver;
 };
 
+// A process without its goodbye when recording stopped before the program
+// ended (by --duration or the app's Stop), or in a live snapshot: it is
+// still running, so what it records later is not wanted and nothing is missing.
+bool stillRunning(const ProgramRecordingResult& result, const RecordedProcess& process);
+
 // What the recorder says about a recording, as import issues the trace
 // carries (RecordSet::issues): processes that ended before their final
 // flush, records dropped in a process or on the way, a stream that broke,
