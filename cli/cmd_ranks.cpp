@@ -1,0 +1,179 @@
+// gapscope-cli ranks DIR|FILES...: the ranks of a distributed run side by
+// side, the slowest rank of each step, the stragglers and a verdict
+// (core/ranks, docs/ranks.md). The JSON is the same document the Dask path
+// (python/gapscope_dask) prints.
+#include <iostream>
+#include <ostream>
+
+#include "command.h"
+#include "gapscope/ranks/rank_set.h"
+#include "gapscope/ranks/stragglers.h"
+#include "output.h"
+
+namespace gapscope::cli {
+namespace {
+
+using nlohmann::ordered_json;
+using ranks::RankRow;
+using ranks::RanksAnalysis;
+using ranks::StepRow;
+
+ordered_json idleJson(const analysis::IdleByCause& idle) {
+  ordered_json j;
+  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
+    j[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = idle.ns[c];
+  }
+  return j;
+}
+
+ordered_json rankJson(const RankRow& r) {
+  return ordered_json{{"rank", r.rank},
+                      {"file", r.file},
+                      {"steps", r.steps},
+                      {"step_time_ns", r.stepTimeNs},
+                      {"own_time_ns", r.ownTimeNs},
+                      {"gpu_busy_pct", r.gpuBusyPct},
+                      {"busy_ns", r.busyNs},
+                      {"active_ns", r.activeNs},
+                      {"collective_ns", r.collectiveNs},
+                      {"collective_wait_ns", r.waitNs},
+                      {"collective_transfer_ns", r.transferNs},
+                      {"collectives", r.collectives},
+                      {"idle_by_cause_ns", idleJson(r.idle)},
+                      {"straggling_steps", r.stragglingSteps},
+                      {"excess_ns", r.excessNs}};
+}
+
+ordered_json stepJson(const StepRow& s) {
+  return ordered_json{{"step", s.step},
+                      {"ranks", s.ranks},
+                      {"slowest_rank", s.slowestRank},
+                      {"slowest_ns", s.slowestNs},
+                      {"median_ns", s.medianNs},
+                      {"step_time_median_ns", s.stepTimeMedianNs},
+                      {"max_wait_ns", s.maxWaitNs},
+                      {"straggling", s.straggling}};
+}
+
+ordered_json causeJson(const ranks::StragglerCause& c) {
+  return ordered_json{{"rank", c.rank},
+                      {"worst_step", c.worstStep},
+                      {"excess_ns", c.excessNs},
+                      {"extra_idle_ns", idleJson(c.extraIdle)},
+                      {"slower_kernel", c.slowerKernel},
+                      {"slower_kernel_extra_ns", c.slowerKernelExtraNs},
+                      {"others_waited_ns", c.othersWaitedNs}};
+}
+
+void printJson(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& set) {
+  ordered_json j;
+  j["ranks"] = ordered_json::array();
+  for (const auto& r : a.ranks) j["ranks"].push_back(rankJson(r));
+  j["steps"] = ordered_json::array();
+  for (const auto& s : a.steps) j["steps"].push_back(stepJson(s));
+  j["stragglers"] = a.stragglers;
+  j["causes"] = ordered_json::array();
+  for (const auto& c : a.causes) j["causes"].push_back(causeJson(c));
+  j["verdict"] = a.verdict;
+  j["notes"] = a.notes;
+  j["warnings"] = set.warnings;
+  j["errors"] = ordered_json::array();
+  for (const auto& e : set.errors) j["errors"].push_back(ordered_json{{"file", e.file}, {"message", e.message}});
+  writeJson(out, j);
+}
+
+std::string time(TimeNs ns) { return format::formatDuration(ns, kTableTime); }
+
+void printRankTable(std::ostream& out, const RanksAnalysis& a) {
+  TextTable table;
+  for (const char* h : {"Rank", "Steps", "Step time", "Own time", "GPU busy", "Collectives", "Wait", "Transfer",
+                        "Idle: launch", "Idle: sync", "Straggling"}) {
+    table.addColumn(h);
+  }
+  table.addColumn("File", TextTable::Align::Left, 48);
+  for (const auto& r : a.ranks) {
+    table.addRow({std::to_string(r.rank), std::to_string(r.steps), time(r.stepTimeNs), time(r.ownTimeNs),
+                  format::formatPercent(r.gpuBusyPct, kTablePercent), time(r.collectiveNs), time(r.waitNs),
+                  time(r.transferNs), time(r.idle[analysis::GapCause::LaunchOverhead]),
+                  time(r.idle[analysis::GapCause::Synchronization]), std::to_string(r.stragglingSteps), r.file});
+  }
+  table.print(out);
+}
+
+void printStepTable(std::ostream& out, const RanksAnalysis& a) {
+  TextTable table;
+  for (const char* h : {"Step", "Ranks", "Slowest rank", "Its own time", "Median own time", "Step time", "Max wait", "Straggling"}) {
+    table.addColumn(h);
+  }
+  for (const auto& s : a.steps) {
+    table.addRow({std::to_string(s.step), std::to_string(s.ranks), std::to_string(s.slowestRank), time(s.slowestNs),
+                  time(s.medianNs), time(s.stepTimeMedianNs), time(s.maxWaitNs), s.straggling ? "yes" : ""});
+  }
+  table.print(out);
+}
+
+void printText(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& set) {
+  out << "Verdict: " << a.verdict << "\n\n";
+  printRankTable(out, a);
+  out << '\n';
+  printStepTable(out, a);
+  for (const auto& n : a.notes) out << "Note: " << n << '\n';
+  for (const auto& w : set.warnings) out << "Warning: " << w << '\n';
+  for (const auto& e : set.errors) out << "Not read: " << e.file << ": " << e.message << '\n';
+}
+
+void printCsv(std::ostream& out, const RanksAnalysis& a) {
+  writeCsvRow(out, {"rank", "file", "steps", "step_time_ns", "own_time_ns", "gpu_busy_pct", "busy_ns", "active_ns",
+                    "collective_ns", "collective_wait_ns", "collective_transfer_ns", "collectives",
+                    "idle_launch_overhead_ns", "idle_synchronization_ns", "idle_queued_ns", "idle_other_ns",
+                    "straggling_steps", "excess_ns"});
+  for (const auto& r : a.ranks) {
+    writeCsvRow(out, {std::to_string(r.rank), format::csvText(r.file), std::to_string(r.steps),
+                      std::to_string(r.stepTimeNs), std::to_string(r.ownTimeNs), std::to_string(r.gpuBusyPct),
+                      std::to_string(r.busyNs), std::to_string(r.activeNs), std::to_string(r.collectiveNs),
+                      std::to_string(r.waitNs), std::to_string(r.transferNs), std::to_string(r.collectives),
+                      std::to_string(r.idle.ns[0]), std::to_string(r.idle.ns[1]), std::to_string(r.idle.ns[2]),
+                      std::to_string(r.idle.ns[3]), std::to_string(r.stragglingSteps), std::to_string(r.excessNs)});
+  }
+}
+
+int runRanks(const Args& args, std::ostream& out, std::ostream& err) {
+  const OutputFormat format = formatOption(args);
+  if (args.positional().empty()) {
+    err << "gapscope-cli ranks: expected a directory or rank trace files (see gapscope-cli ranks --help)\n";
+    return 2;
+  }
+  ranks::RankSetOptions options;
+  if (args.has("memory-budget")) options.memoryBudget = ranks::parseMemoryBudget(args.get("memory-budget"));
+  options.threads = static_cast<int>(args.getInt("threads", 0));
+  std::vector<std::string> files;
+  try {
+    files = ranks::rankFiles(args.positional());
+  } catch (const std::exception& e) {
+    err << "gapscope-cli ranks: " << e.what() << '\n';
+    return 1;
+  }
+  ranks::RankSet set = ranks::loadRankSet(files, options);
+  for (const auto& w : set.warnings) err << "gapscope-cli ranks: warning: " << w << '\n';
+  for (const auto& e : set.errors) err << "gapscope-cli ranks: " << e.message << '\n';
+  if (set.tables.empty()) {
+    err << "gapscope-cli ranks: no rank could be read\n";
+    return 1;
+  }
+  const RanksAnalysis analysis = ranks::analyzeRanks(std::move(set.tables));
+  switch (format) {
+    case OutputFormat::Text: printText(out, analysis, set); break;
+    case OutputFormat::Json: printJson(out, analysis, set); break;
+    case OutputFormat::Csv: printCsv(out, analysis); break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+GAPSCOPE_CLI_COMMAND("ranks", "ranks DIR|TRACE... [--format text|json|csv] [--memory-budget SIZE] [--threads N]",
+                     "the ranks of a distributed run: per rank and step, the slowest rank, the stragglers and why "
+                     "(SIZE: 8G, 512M or 25% of memory)",
+                     {}, runRanks);
+
+}  // namespace gapscope::cli

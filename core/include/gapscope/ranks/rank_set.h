@@ -1,0 +1,61 @@
+// Opening a set of per-rank traces: a directory, a list of files or glob
+// patterns. Each rank is read and analysed on its own worker, as many at
+// once as the memory budget allows, and only its tables (rank_tables.h) are
+// kept: a rank's full timeline is loaded again when someone asks for it
+// (the app's heat map does, on a click).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gapscope/ranks/rank_tables.h"
+
+namespace gapscope::ranks {
+
+// The trace files a list of arguments names: each directory contributes its
+// *.json and *.json.gz files (not recursively), each pattern with * or ?
+// the files it matches, each file itself. Sorted, duplicates removed.
+// Throws std::runtime_error naming the argument that matched nothing.
+std::vector<std::string> rankFiles(const std::vector<std::string>& arguments);
+
+// Bytes of memory one rank is expected to need while it is read and
+// analysed: the model and the reader's peak, from the file's size (a .gz
+// file counts as 8x its size, typical for Kineto JSON).
+std::uint64_t expectedPeakBytes(const std::string& file);
+
+// Half the physical memory (sysconf), the default budget.
+std::uint64_t defaultMemoryBudget();
+
+// "8G", "512M", "25%" (of physical memory) or a plain number of bytes;
+// throws std::invalid_argument for anything else.
+std::uint64_t parseMemoryBudget(const std::string& text);
+
+struct RankSetOptions {
+  std::uint64_t memoryBudget = 0;  // 0: defaultMemoryBudget()
+  int threads = 0;                 // ranks read at once at most; 0: hardware threads
+  // Called from the workers after each rank, with (done, total).
+  std::function<void(std::size_t, std::size_t)> progress;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct RankLoadError {
+  std::string file;
+  std::string message;
+};
+
+struct RankSet {
+  std::vector<RankTables> tables;    // in file order; files that failed are left out
+  std::vector<RankLoadError> errors;
+  std::vector<std::string> warnings;  // e.g. "rank-3.json: truncated at byte ..." (kept what was read)
+  int concurrency = 0;                // ranks that were read at once
+  bool cancelled = false;
+};
+
+// Reads and analyses every file; never throws for a bad file (its error is
+// listed and the others are kept).
+RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions& options = {});
+
+}  // namespace gapscope::ranks

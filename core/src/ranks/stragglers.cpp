@@ -1,0 +1,292 @@
+#include "gapscope/ranks/stragglers.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <utility>
+
+namespace gapscope::ranks {
+namespace {
+
+using analysis::GapCause;
+using analysis::kGapCauseCount;
+using CollectiveKey = std::pair<std::int64_t, std::uint32_t>;  // (step, index)
+
+// The lower median, as everywhere in gapscope (analysis::distributionOf).
+TimeNs lowerMedian(std::vector<TimeNs> values) {
+  if (values.empty()) return 0;
+  const std::size_t mid = (values.size() - 1) / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  return values[mid];
+}
+
+std::string millis(TimeNs ns) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+
+// Each rank once, unknown ranks numbered after the known ones.
+std::vector<RankTables> uniqueRanks(std::vector<RankTables> tables, std::vector<std::string>& notes) {
+  std::stable_sort(tables.begin(), tables.end(),
+                   [](const RankTables& a, const RankTables& b) { return a.rank < b.rank; });
+  std::set<std::int64_t> taken;
+  std::vector<RankTables> out;
+  std::vector<RankTables> unknown;
+  for (auto& t : tables) {
+    if (t.rank == kUnknownRank) {
+      unknown.push_back(std::move(t));
+    } else if (!taken.insert(t.rank).second) {
+      notes.push_back("rank " + std::to_string(t.rank) + " given twice: " + t.file + " left out");
+    } else {
+      out.push_back(std::move(t));
+    }
+  }
+  std::int64_t next = 0;
+  for (auto& t : unknown) {
+    while (taken.count(next)) ++next;
+    notes.push_back(t.file + " names no rank: taken as rank " + std::to_string(next));
+    t.rank = next;
+    taken.insert(next);
+    out.push_back(std::move(t));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RankTables& a, const RankTables& b) { return a.rank < b.rank; });
+  return out;
+}
+
+std::map<CollectiveKey, TimeNs> latestStarts(const std::vector<RankTables>& ranks) {
+  std::map<CollectiveKey, TimeNs> latest;
+  for (const auto& r : ranks) {
+    for (const auto& c : r.collectives) {
+      auto [it, fresh] = latest.emplace(CollectiveKey{c.step, c.index}, c.startNs);
+      if (!fresh) it->second = std::max(it->second, c.startNs);
+    }
+  }
+  return latest;
+}
+
+// Per rank: wait in collectives by step.
+using WaitByStep = std::map<std::int64_t, TimeNs>;
+WaitByStep waitsOf(const RankTables& r, const std::map<CollectiveKey, TimeNs>& latest) {
+  WaitByStep waits;
+  for (const auto& c : r.collectives) waits[c.step] += collectiveWait(c.startNs, c.durNs, latest.at({c.step, c.index}));
+  return waits;
+}
+
+TimeNs ownTime(const RankStep& s, const WaitByStep& waits) {
+  auto it = waits.find(s.step);
+  const TimeNs wait = it == waits.end() ? 0 : it->second;
+  return std::max<TimeNs>(0, s.timeNs - wait);
+}
+
+const RankStep* findStep(const RankTables& r, std::int64_t step) {
+  auto it = std::lower_bound(r.steps.begin(), r.steps.end(), step,
+                             [](const RankStep& s, std::int64_t n) { return s.step < n; });
+  return it != r.steps.end() && it->step == step ? &*it : nullptr;
+}
+
+RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
+  RankRow row;
+  row.rank = r.rank;
+  row.file = r.file;
+  row.steps = r.steps.size();
+  std::vector<TimeNs> times;
+  std::vector<TimeNs> owns;
+  for (const auto& s : r.steps) {
+    times.push_back(s.timeNs);
+    owns.push_back(ownTime(s, waits));
+    row.busyNs += s.busyNs;
+    row.activeNs += s.activeNs;
+    for (std::size_t c = 0; c < kGapCauseCount; ++c) row.idle.ns[c] += s.idle.ns[c];
+    row.collectiveNs += s.collectiveNs;
+    row.collectives += s.collectives;
+    if (auto it = waits.find(s.step); it != waits.end()) row.waitNs += it->second;
+  }
+  row.stepTimeNs = lowerMedian(times);
+  row.ownTimeNs = lowerMedian(owns);
+  row.gpuBusyPct = row.activeNs > 0 ? 100.0 * static_cast<double>(row.busyNs) / static_cast<double>(row.activeNs) : 0;
+  row.transferNs = row.collectiveNs - row.waitNs;
+  return row;
+}
+
+std::vector<std::int64_t> allStepNumbers(const std::vector<RankTables>& ranks) {
+  std::set<std::int64_t> numbers;
+  for (const auto& r : ranks) {
+    for (const auto& s : r.steps) numbers.insert(s.step);
+  }
+  return {numbers.begin(), numbers.end()};
+}
+
+bool exceedsMedian(TimeNs value, TimeNs median) {
+  const TimeNs excess = value - median;
+  return excess > kStragglerMinNs && static_cast<double>(excess) > kStragglerShare * static_cast<double>(median);
+}
+
+StepRow stepRow(std::int64_t number, const std::vector<RankTables>& ranks, const std::vector<WaitByStep>& waits) {
+  StepRow row;
+  row.step = number;
+  std::vector<TimeNs> owns;
+  std::vector<TimeNs> times;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const RankStep* s = findStep(ranks[i], number);
+    if (!s) continue;
+    const TimeNs own = ownTime(*s, waits[i]);
+    owns.push_back(own);
+    times.push_back(s->timeNs);
+    if (row.ranks == 0 || own > row.slowestNs) {
+      row.slowestRank = ranks[i].rank;
+      row.slowestNs = own;
+    }
+    ++row.ranks;
+    if (auto it = waits[i].find(number); it != waits[i].end()) row.maxWaitNs = std::max(row.maxWaitNs, it->second);
+  }
+  row.medianNs = lowerMedian(owns);
+  row.stepTimeMedianNs = lowerMedian(times);
+  row.straggling = row.ranks > 1 && exceedsMedian(row.slowestNs, row.medianNs);
+  return row;
+}
+
+analysis::IdleByCause extraIdle(const RankTables& straggler, std::int64_t step, const std::vector<RankTables>& ranks) {
+  analysis::IdleByCause extra;
+  const RankStep* own = findStep(straggler, step);
+  for (std::size_t c = 0; c < kGapCauseCount; ++c) {
+    std::vector<TimeNs> values;
+    for (const auto& r : ranks) {
+      if (const RankStep* s = findStep(r, step)) values.push_back(s->idle.ns[c]);
+    }
+    extra.ns[c] = std::max<TimeNs>(0, own->idle.ns[c] - lowerMedian(values));
+  }
+  return extra;
+}
+
+void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ranks, StragglerCause& cause) {
+  for (const auto& k : straggler.kernels) {
+    std::vector<TimeNs> totals;
+    for (const auto& r : ranks) {
+      auto it = std::find_if(r.kernels.begin(), r.kernels.end(), [&](const RankKernel& o) { return o.name == k.name; });
+      totals.push_back(it == r.kernels.end() ? 0 : it->totalNs);
+    }
+    const TimeNs extra = k.totalNs - lowerMedian(totals);
+    if (extra > cause.slowerKernelExtraNs || (extra == cause.slowerKernelExtraNs && extra > 0 && k.name < cause.slowerKernel)) {
+      cause.slowerKernel = k.name;
+      cause.slowerKernelExtraNs = extra;
+    }
+  }
+}
+
+StragglerCause causeOf(std::size_t index, const RanksAnalysis& result, const std::vector<RankTables>& ranks,
+                       const std::vector<WaitByStep>& waits) {
+  const RankTables& straggler = ranks[index];
+  StragglerCause cause;
+  cause.rank = straggler.rank;
+  for (const auto& step : result.steps) {
+    if (!step.straggling || step.slowestRank != straggler.rank) continue;
+    const TimeNs excess = step.slowestNs - step.medianNs;
+    if (excess > cause.excessNs) {
+      cause.excessNs = excess;
+      cause.worstStep = step.step;
+    }
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (i == index) continue;
+      if (auto it = waits[i].find(step.step); it != waits[i].end()) cause.othersWaitedNs += it->second;
+    }
+  }
+  cause.extraIdle = extraIdle(straggler, cause.worstStep, ranks);
+  slowerKernel(straggler, ranks, cause);
+  return cause;
+}
+
+std::string causePhrase(const StragglerCause& c) {
+  std::size_t top = 0;
+  for (std::size_t i = 1; i < kGapCauseCount; ++i) {
+    if (c.extraIdle.ns[i] > c.extraIdle.ns[top]) top = i;
+  }
+  if (c.extraIdle.ns[top] > 0) {
+    return "its GPU sat idle for " + std::string(analysis::gapCauseLabel(static_cast<GapCause>(top))) + " " +
+           millis(c.extraIdle.ns[top]) + " longer than the median rank's";
+  }
+  if (c.slowerKernelExtraNs > 0) {
+    return "its kernel " + c.slowerKernel + " took " + millis(c.slowerKernelExtraNs) + " longer than the median rank's";
+  }
+  return "the time went to CPU work outside its GPU's activity";
+}
+
+std::string verdictOf(const RanksAnalysis& r) {
+  if (r.ranks.empty()) return "no ranks";
+  const std::string counts = std::to_string(r.ranks.size()) + (r.ranks.size() == 1 ? " rank, " : " ranks, ") +
+                             std::to_string(r.steps.size()) + (r.steps.size() == 1 ? " step" : " steps");
+  if (r.ranks.size() == 1) return "one rank (" + counts + "): nothing to compare it with";
+  if (r.stragglers.empty()) {
+    return "no straggler: in every step every rank's own time is within 5% of the median rank's (" + counts + ")";
+  }
+  const StragglerCause& c = r.causes.front();
+  const RankRow& row = *std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankRow& x) { return x.rank == c.rank; });
+  const StepRow& worst = *std::find_if(r.steps.begin(), r.steps.end(), [&](const StepRow& s) { return s.step == c.worstStep; });
+  std::string v = "rank " + std::to_string(c.rank) + " is the straggler: slowest in " +
+                  std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
+                  " steps; in step " + std::to_string(c.worstStep) + " it took " + millis(c.excessNs) +
+                  " longer than the median rank's " + millis(worst.medianNs) + ", and " + causePhrase(c) +
+                  "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives";
+  for (std::size_t i = 1; i < r.stragglers.size(); ++i) {
+    const RankRow& other =
+        *std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankRow& x) { return x.rank == r.stragglers[i]; });
+    v += (i == 1 ? ". Also slow: rank " : ", rank ") + std::to_string(other.rank) + " (" +
+         std::to_string(other.stragglingSteps) + (other.stragglingSteps == 1 ? " step)" : " steps)");
+  }
+  return v;
+}
+
+void noteMismatchedCollectives(const std::vector<RankTables>& ranks, std::vector<std::string>& notes) {
+  std::map<std::int64_t, std::set<std::size_t>> countsByStep;
+  for (const auto& r : ranks) {
+    std::map<std::int64_t, std::size_t> perStep;
+    for (const auto& c : r.collectives) ++perStep[c.step];
+    for (const auto& s : r.steps) countsByStep[s.step].insert(perStep[s.step]);
+  }
+  std::uint64_t mismatched = 0;
+  for (const auto& [step, counts] : countsByStep) mismatched += counts.size() > 1;
+  if (mismatched > 0) {
+    notes.push_back("in " + std::to_string(mismatched) +
+                    " steps the ranks ran different numbers of collectives: waits there pair the k-th of each rank");
+  }
+}
+
+}  // namespace
+
+TimeNs collectiveWait(TimeNs start, TimeNs dur, TimeNs latestStart) {
+  return std::clamp<TimeNs>(latestStart - start, 0, std::max<TimeNs>(dur, 0));
+}
+
+RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
+  RanksAnalysis result;
+  const std::vector<RankTables> ranks = uniqueRanks(std::move(tables), result.notes);
+  const auto latest = latestStarts(ranks);
+  std::vector<WaitByStep> waits;
+  for (const auto& r : ranks) waits.push_back(waitsOf(r, latest));
+  for (std::size_t i = 0; i < ranks.size(); ++i) result.ranks.push_back(rankRow(ranks[i], waits[i]));
+  for (std::int64_t number : allStepNumbers(ranks)) result.steps.push_back(stepRow(number, ranks, waits));
+  for (const auto& step : result.steps) {
+    if (!step.straggling) continue;
+    auto row = std::find_if(result.ranks.begin(), result.ranks.end(),
+                            [&](const RankRow& x) { return x.rank == step.slowestRank; });
+    ++row->stragglingSteps;
+    row->excessNs += step.slowestNs - step.medianNs;
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < result.ranks.size(); ++i) {
+    if (result.ranks[i].stragglingSteps > 0) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return result.ranks[a].excessNs > result.ranks[b].excessNs;
+  });
+  for (std::size_t i : order) {
+    result.stragglers.push_back(result.ranks[i].rank);
+    result.causes.push_back(causeOf(i, result, ranks, waits));
+  }
+  noteMismatchedCollectives(ranks, result.notes);
+  result.verdict = verdictOf(result);
+  return result;
+}
+
+}  // namespace gapscope::ranks
