@@ -1,0 +1,150 @@
+// One rank's tables on real traces, checked against counts made from the
+// JSON in the test; rank numbers from distributedInfo and file names;
+// collective kernels; ranks given twice or without a number.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../support/json_time.h"
+#include "../support/read_text.h"
+#include "gapscope/io/chrome_reader.h"
+#include "gapscope/ranks/rank_tables.h"
+#include "gapscope/ranks/stragglers.h"
+
+namespace gapscope::ranks {
+namespace {
+
+const std::filesystem::path kData = GAPSCOPE_TEST_DATA_DIR;
+
+RankTables tablesOf(const std::filesystem::path& path) {
+  io::LoadResult result = io::loadChromeTrace(path.string());
+  EXPECT_TRUE(result.ok()) << result.error;
+  analysis::TraceAnalysis a(std::make_shared<const Trace>(std::move(*result.trace)), rankAnalysisOptions());
+  return buildRankTables(a, path.string());
+}
+
+// (start, dur) of every ProfilerStep#N in the JSON, by start.
+std::vector<std::pair<TimeNs, TimeNs>> profilerSteps(const std::filesystem::path& path) {
+  const auto json = nlohmann::json::parse(testing::readMaybeGzipped(path));
+  std::vector<std::pair<TimeNs, TimeNs>> steps;
+  for (const auto& e : json.at("traceEvents")) {
+    if (e.value("ph", "") != "X" || e.value("cat", "") != "user_annotation") continue;
+    if (e.value("name", "").rfind("ProfilerStep#", 0) != 0) continue;
+    steps.emplace_back(testing::exactNs(e.at("ts")), testing::exactNs(e.at("dur")));
+  }
+  std::sort(steps.begin(), steps.end());
+  return steps;
+}
+
+std::uint64_t kernelEvents(const std::filesystem::path& path) {
+  const auto json = nlohmann::json::parse(testing::readMaybeGzipped(path));
+  std::uint64_t n = 0;
+  for (const auto& e : json.at("traceEvents")) n += e.value("ph", "") == "X" && e.value("cat", "") == "kernel";
+  return n;
+}
+
+TEST(RankTables, RealH200TraceStepsMatchTheJson) {
+  const auto path = kData / "h200" / "mlp_eager.json";
+  const RankTables t = tablesOf(path);
+  const auto steps = profilerSteps(path);
+  ASSERT_EQ(t.steps.size(), steps.size());
+  ASSERT_FALSE(steps.empty());
+  std::uint64_t kernels = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(t.steps[i].startNs, steps[i].first);
+    EXPECT_EQ(t.steps[i].timeNs, steps[i].second);
+    EXPECT_LE(t.steps[i].busyNs, t.steps[i].activeNs);
+    EXPECT_EQ(t.steps[i].idle.total(), t.steps[i].activeNs - t.steps[i].busyNs);
+    kernels += t.steps[i].kernels;
+  }
+  EXPECT_LE(kernels, kernelEvents(path));
+  EXPECT_TRUE(t.collectives.empty());
+  EXPECT_EQ(t.rank, kUnknownRank);  // PyTorch on one GPU writes no distributedInfo
+  EXPECT_FALSE(t.kernels.empty());
+  EXPECT_FALSE(t.ops.empty());
+}
+
+TEST(RankTables, AlexnetTraceNamesRankZeroFromDistributedInfo) {
+  const auto dir = kData / "public" / "hta-alexnet-a100";
+  const auto file = std::filesystem::directory_iterator(dir)->path();
+  const RankTables t = tablesOf(file);
+  EXPECT_EQ(t.rank, 0);
+  ASSERT_FALSE(t.steps.empty());
+  // Its kernel table's calls add up to the kernel events in the JSON.
+  std::uint64_t calls = 0;
+  for (const auto& k : t.kernels) calls += static_cast<std::uint64_t>(k.calls);
+  EXPECT_EQ(calls, kernelEvents(file));
+}
+
+TEST(RankTables, RankFromDistributedInfoThenTheFileName) {
+  std::int64_t world = -5;
+  EXPECT_EQ(rankOfTrace(R"({"backend": "nccl", "rank": 3, "world_size": 8})", "x/rank-5.json", &world), 3);
+  EXPECT_EQ(world, 8);
+  EXPECT_EQ(rankOfTrace("", "run7/rank-5.json.gz", &world), 5);
+  EXPECT_EQ(world, 0);
+  // Kineto's own names end in a timestamp, which is no rank.
+  EXPECT_EQ(rankOfTrace("", "worker12.1623143089861.pt.trace.json"), 12);
+  EXPECT_EQ(rankOfTrace(R"({"rank": "a"})", "rank_2.json"), 2);
+  EXPECT_EQ(rankOfTrace("not json", "trace.json"), kUnknownRank);
+}
+
+TEST(RankTables, CollectiveKernelsAreNcclAndGloo) {
+  EXPECT_TRUE(isCollectiveKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  EXPECT_TRUE(isCollectiveKernel("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
+  EXPECT_TRUE(isCollectiveKernel("void gloo::cuda_reduce<float>(float*)"));
+  EXPECT_FALSE(isCollectiveKernel("void at::native::vectorized_elementwise_kernel<4>(int)"));
+}
+
+RankTables oneStepRank(std::int64_t rank, TimeNs time, const std::string& file) {
+  RankTables t;
+  t.rank = rank;
+  t.file = file;
+  RankStep s;
+  s.step = 1;
+  s.timeNs = time;
+  t.steps.push_back(s);
+  return t;
+}
+
+TEST(Stragglers, DuplicateAndUnnumberedRanksAreNoted) {
+  std::vector<RankTables> tables;
+  tables.push_back(oneStepRank(1, 100000, "a.json"));
+  tables.push_back(oneStepRank(1, 100000, "b.json"));
+  tables.push_back(oneStepRank(kUnknownRank, 300000, "c.json"));
+  const RanksAnalysis a = analyzeRanks(std::move(tables));
+  ASSERT_EQ(a.ranks.size(), 2u);
+  EXPECT_EQ(a.ranks[0].rank, 0);  // the unnumbered file took the lowest free number
+  EXPECT_EQ(a.ranks[0].file, "c.json");
+  EXPECT_EQ(a.ranks[1].file, "a.json");
+  ASSERT_EQ(a.notes.size(), 2u);
+  EXPECT_EQ(a.notes[0], "rank 1 given twice: b.json left out");
+  EXPECT_EQ(a.notes[1], "c.json names no rank: taken as rank 0");
+  // Two ranks: the lower median is the faster one, and 300 us is 200 us over it.
+  EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(a.steps.at(0).medianNs, 100000);
+}
+
+TEST(Stragglers, CollectiveWaitIsClampedToTheCollective) {
+  EXPECT_EQ(collectiveWait(100, 50, 120), 20);
+  EXPECT_EQ(collectiveWait(100, 50, 300), 50);
+  EXPECT_EQ(collectiveWait(100, 50, 90), 0);
+}
+
+TEST(Stragglers, SmallDifferencesAreNotStragglers) {
+  std::vector<RankTables> tables;
+  tables.push_back(oneStepRank(0, 1000000, "a"));
+  tables.push_back(oneStepRank(1, 1040000, "b"));  // 4 %: under the 5 % rule
+  tables.push_back(oneStepRank(2, 1000000, "c"));
+  EXPECT_TRUE(analyzeRanks(std::move(tables)).stragglers.empty());
+  std::vector<RankTables> tiny;
+  tiny.push_back(oneStepRank(0, 20000, "a"));
+  tiny.push_back(oneStepRank(1, 29000, "b"));  // 45 % but only 9 us: under 10 us
+  tiny.push_back(oneStepRank(2, 20000, "c"));
+  EXPECT_TRUE(analyzeRanks(std::move(tiny)).stragglers.empty());
+}
+
+}  // namespace
+}  // namespace gapscope::ranks
