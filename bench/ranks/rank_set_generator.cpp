@@ -193,8 +193,8 @@ class RankTrace {
 }  // namespace
 
 void sizeRanksTo(RankSetSpec& spec, double megabytes) {
-  // About 600 bytes per launch (op, call, kernel) as written above.
-  const double perStep = 600.0 * (spec.kernelsPerStep + 1) + 400.0;
+  // About 545 bytes per launch (op, call, kernel) as written above.
+  const double perStep = 545.0 * (spec.kernelsPerStep + 1) + 400.0;
   spec.steps = std::max(1, static_cast<int>(megabytes * 1e6 / perStep));
 }
 

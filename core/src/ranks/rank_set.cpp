@@ -1,6 +1,7 @@
 #include "gapscope/ranks/rank_set.h"
 
 #include <fnmatch.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -187,8 +188,15 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!outcomes[i].error.empty()) set.errors.push_back({files[i], outcomes[i].error});
     if (!outcomes[i].warning.empty()) set.warnings.push_back(outcomes[i].warning);
-    if (outcomes[i].tables) set.tables.push_back(std::move(*outcomes[i].tables));
+    if (outcomes[i].tables) {
+      // A copy made here, after the traces are gone, packs the tables
+      // together instead of leaving them scattered among the freed pages
+      // of the workers' heaps, which can then go back to the system.
+      set.tables.push_back(RankTables(*outcomes[i].tables));
+      outcomes[i].tables.reset();
+    }
   }
+  malloc_trim(0);
   return set;
 }
 
