@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "command.h"
-#include "gapscope/ranks/rank_tables.h"
+#include "gapscope/ranks/rank_set.h"
 #include "gapscope/ranks/tables_csv.h"
 #include "load_trace.h"
 
@@ -18,10 +18,13 @@ int runExportTables(const Args& args, std::ostream& out, std::ostream& err) {
     err << "gapscope-cli export-tables: -o DIR is required\n";
     return 2;
   }
-  auto trace = loadTraceForCommand(*path, "export-tables", err);
-  if (!trace) return 1;
-  analysis::TraceAnalysis analysis(std::make_shared<const Trace>(std::move(*trace)), ranks::rankAnalysisOptions());
-  const ranks::RankTables tables = ranks::buildRankTables(analysis, *path);
+  ranks::RankOutcome loaded = ranks::loadRankTables(*path);
+  if (!loaded.warning.empty()) err << "gapscope-cli export-tables: warning: " << loaded.warning << '\n';
+  if (!loaded.tables) {
+    err << "gapscope-cli export-tables: " << loaded.error << '\n';
+    return 1;
+  }
+  const ranks::RankTables& tables = *loaded.tables;
   try {
     ranks::writeRankTables(tables, args.get("output"));
   } catch (const std::exception& e) {

@@ -24,6 +24,8 @@ packages=(build-essential cmake ninja-build pkg-config ccache
   libxml2-utils groff-base dpkg-dev)
 # The checked build: clang 14 with libFuzzer and the sanitizers' runtimes.
 packages+=(clang-14 libclang-rt-14-dev)
+# The Dask path of `ranks` (python/gapscope_dask) and its test.
+packages+=(python3-distributed python3-pandas)
 
 install_missing() {
   local missing=()

@@ -74,13 +74,9 @@ class MemoryGate {
   int mostRunning_ = 0;
 };
 
-struct RankOutcome {
-  std::optional<RankTables> tables;
-  std::string error;
-  std::string warning;
-};
+}  // namespace
 
-RankOutcome loadOneRank(const std::string& file, int threads, const std::atomic<bool>* cancel) {
+RankOutcome loadRankTables(const std::string& file, int threads, const std::atomic<bool>* cancel) {
   io::LoadOptions options;
   options.threads = threads;
   options.cancel = cancel;
@@ -101,8 +97,6 @@ RankOutcome loadOneRank(const std::string& file, int threads, const std::atomic<
   outcome.tables = buildRankTables(analysis, file);
   return outcome;
 }
-
-}  // namespace
 
 std::vector<std::string> rankFiles(const std::vector<std::string>& arguments) {
   std::vector<std::string> files;
@@ -172,7 +166,7 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
       if (options.cancel && options.cancel->load()) return;
       const std::uint64_t bytes = expectedPeakBytes(files[i]);
       gate.acquire(bytes);
-      outcomes[i] = loadOneRank(files[i], threadsPerRank, options.cancel);
+      outcomes[i] = loadRankTables(files[i], threadsPerRank, options.cancel);
       gate.release(bytes);
       if (options.progress) options.progress(++done, files.size());
     }

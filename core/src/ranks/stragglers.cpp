@@ -218,7 +218,7 @@ std::string verdictOf(const RanksAnalysis& r) {
                              std::to_string(r.steps.size()) + (r.steps.size() == 1 ? " step" : " steps");
   if (r.ranks.size() == 1) return "one rank (" + counts + "): nothing to compare it with";
   if (r.stragglers.empty()) {
-    return "no straggler: in every step every rank's own time is within 5% of the median rank's (" + counts + ")";
+    return "no straggler: in every step every rank's own time is within 5% (or 10 us) of the median rank's (" + counts + ")";
   }
   const StragglerCause& c = r.causes.front();
   const RankRow& row = *std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankRow& x) { return x.rank == c.rank; });
@@ -247,8 +247,8 @@ void noteMismatchedCollectives(const std::vector<RankTables>& ranks, std::vector
   std::uint64_t mismatched = 0;
   for (const auto& [step, counts] : countsByStep) mismatched += counts.size() > 1;
   if (mismatched > 0) {
-    notes.push_back("in " + std::to_string(mismatched) +
-                    " steps the ranks ran different numbers of collectives: waits there pair the k-th of each rank");
+    notes.push_back("in " + std::to_string(mismatched) + (mismatched == 1 ? " step" : " steps") +
+                    " the ranks ran different numbers of collectives: waits there pair the k-th of each rank");
   }
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,17 @@ struct RankSet {
   int concurrency = 0;                // ranks that were read at once
   bool cancelled = false;
 };
+
+// One rank read and analysed: its tables, or the error that left nothing
+// to analyse. A file malformed or cut part way keeps what came before the
+// fault, with a warning saying so. `ranks` and `export-tables` both read
+// through here, so they keep and refuse the same files with the same words.
+struct RankOutcome {
+  std::optional<RankTables> tables;
+  std::string error;
+  std::string warning;
+};
+RankOutcome loadRankTables(const std::string& file, int threads = 2, const std::atomic<bool>* cancel = nullptr);
 
 // Reads and analyses every file; never throws for a bad file (its error is
 // listed and the others are kept).

@@ -12,10 +12,10 @@
 //   own time    step time less the rank's wait in the step: what the step
 //               would have taken had no other rank held it up
 //   slowest     per step, the rank with the longest own time (ties: lowest rank)
-//   straggler   a rank whose own time is above the step's median own time
-//               by more than kStragglerShare of it (and kStragglerMinNs) in
-//               at least one step; most severe first: the largest summed
-//               excess over the median
+//   straggling  a step whose slowest own time is above the median own
+//               time by more than kStragglerShare of it and kStragglerMinNs
+//   straggler   a rank that is the slowest in at least one straggling step;
+//               most severe first: the largest summed excess over the median
 #pragma once
 
 #include <cstdint>

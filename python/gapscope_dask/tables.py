@@ -1,0 +1,87 @@
+"""Reading the rank tables that `gapscope-cli export-tables` writes
+(core/include/gapscope/ranks/tables_csv.h, docs/ranks.md): one directory per
+rank, gzip CSV with a header row, integer nanoseconds, schema version 1.
+Runs on the worker that holds the directory."""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Sequence
+
+SCHEMA_VERSION = 1
+
+# Columns this package reads, and those of them that are text (the rest are integers).
+COLUMNS: Dict[str, Sequence[str]] = {
+    "meta": ("schema_version", "rank", "world_size", "file", "step_source"),
+    "steps": ("rank", "step", "start_ns", "time_ns", "busy_ns", "active_ns", "idle_launch_overhead_ns",
+              "idle_synchronization_ns", "idle_queued_ns", "idle_other_ns", "kernels", "launches",
+              "collectives", "collective_ns"),
+    "collectives": ("rank", "step", "index", "name", "cpu_op", "device", "stream", "start_ns", "dur_ns"),
+    "kernels": ("rank", "name", "calls", "total_ns"),
+}
+TEXT_COLUMNS = {"file", "step_source", "name", "cpu_op"}
+# Written by export-tables as well, not needed by the straggler analysis.
+OTHER_TABLES = ("ops", "gaps")
+
+
+class TablesError(RuntimeError):
+    pass
+
+
+def _read(directory: str, table: str):
+    import pandas as pd  # on the worker
+
+    path = os.path.join(directory, table + ".csv.gz")
+    columns = COLUMNS[table]
+    try:
+        frame = pd.read_csv(path, compression="gzip", header=0, keep_default_na=False, na_filter=False,
+                            dtype={c: (str if c in TEXT_COLUMNS else "int64") for c in columns},
+                            encoding="utf-8", encoding_errors="replace")
+    except Exception as error:  # pandas raises many kinds; all mean a bad file here
+        raise TablesError("%s: %s" % (path, error)) from None
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise TablesError("%s: no column %s" % (path, ", ".join(missing)))
+    return frame
+
+
+def _column(frame, name) -> List:
+    return frame[name].tolist()  # Python ints and strs, not numpy scalars
+
+
+def read_rank_part(directory: str) -> dict:
+    """The part of one rank that the straggler analysis needs (stragglers.py
+    describes it). Raises TablesError naming the file for anything malformed."""
+    meta = _read(directory, "meta")
+    if len(meta) != 1:
+        raise TablesError("%s: %d rows, expected 1" % (os.path.join(directory, "meta.csv.gz"), len(meta)))
+    version = int(meta["schema_version"].iloc[0])
+    if version != SCHEMA_VERSION:
+        raise TablesError("%s: schema version %d, this reader knows %d"
+                          % (os.path.join(directory, "meta.csv.gz"), version, SCHEMA_VERSION))
+    steps = _read(directory, "steps")
+    collectives = _read(directory, "collectives")
+    kernels = _read(directory, "kernels")
+    for table in OTHER_TABLES:
+        path = os.path.join(directory, table + ".csv.gz")
+        if not os.path.exists(path):
+            raise TablesError("%s: missing" % path)
+    idle = zip(*(_column(steps, c) for c in ("idle_launch_overhead_ns", "idle_synchronization_ns",
+                                               "idle_queued_ns", "idle_other_ns")))
+    step_rows = [
+        (step, start, time, busy, active, tuple(idle_row), k, launches, colls, coll_ns)
+        for step, start, time, busy, active, idle_row, k, launches, colls, coll_ns in zip(
+            _column(steps, "step"), _column(steps, "start_ns"), _column(steps, "time_ns"),
+            _column(steps, "busy_ns"), _column(steps, "active_ns"), idle, _column(steps, "kernels"),
+            _column(steps, "launches"), _column(steps, "collectives"), _column(steps, "collective_ns"))
+    ]
+    return {
+        "rank": int(meta["rank"].iloc[0]),
+        "world_size": int(meta["world_size"].iloc[0]),
+        "file": str(meta["file"].iloc[0]),
+        "step_source": str(meta["step_source"].iloc[0]),
+        "steps": step_rows,
+        "collectives": list(zip(_column(collectives, "step"), _column(collectives, "index"),
+                                _column(collectives, "start_ns"), _column(collectives, "dur_ns"))),
+        "kernels": list(zip(_column(kernels, "name"), _column(kernels, "total_ns"))),
+    }

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The Dask path (python/gapscope_dask) against `gapscope-cli ranks`.
+
+    test_gapscope_dask.py --cli build/cli/gapscope-cli --gen build/bench/ranks/gapscope-gen-ranks
+
+Generates 16 ranks with two planted stragglers (launch gaps on rank 5 in
+step 3, a late arrival of rank 11 in step 7), runs `gapscope-cli ranks DIR
+--format json`, runs `python3 -m gapscope_dask` on a LocalCluster of 2
+workers, and checks that the two documents are the same, parsed and as
+text, and that they name the planted stragglers. ctest runs it (label
+`dask`) with PYTHONPATH at python/. Exit status 0 when every check passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "python"))
+if PYTHON_DIR not in sys.path:
+    sys.path.insert(0, PYTHON_DIR)
+
+from gapscope_dask import jsonout, stragglers  # noqa: E402
+from gapscope_dask.pipeline import rank_files, split_stderr, table_dir_names  # noqa: E402
+from gapscope_dask.text import render_text, torch_time  # noqa: E402
+
+CLI = GEN = None  # set by main() from --cli / --gen
+
+
+def run(command, **kwargs):
+    proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+    if proc.returncode != 0:
+        raise AssertionError("%s exited with %d:\n%s" % (command, proc.returncode, proc.stderr.decode(errors="replace")))
+    return proc
+
+
+class Pieces(unittest.TestCase):
+    """What needs no binary."""
+
+    def test_doubles_print_as_nlohmann_does(self):
+        # nlohmann's Grisu2 prints these with one digit more than Python's repr
+        # (found by printing 400000 doubles both ways).
+        for value, text in [(52.58915262575103, "52.589152625751026"), (190.3864165683962, "190.38641656839621"),
+                            (4583.599999999999, "4583.5999999999995"), (100.0, "100.0"), (0.0, "0.0"),
+                            (1e15, "1e+15"), (1e-05, "1e-05"), (0.0001, "0.0001"), (12.5, "12.5")]:
+            self.assertEqual(jsonout.dumps(value), text)
+
+    def test_json_layout(self):
+        doc = {"a": [], "b": {}, "c": [1, {"d": "é\n\u0001\"\\/"}], "e": True, "f": None}
+        self.assertEqual(jsonout.dumps(doc), json.dumps(doc, indent=2, ensure_ascii=False))
+
+    def test_rules(self):
+        self.assertEqual(stragglers.lower_median([4, 1, 3, 2]), 2)
+        self.assertEqual(stragglers.lower_median([]), 0)
+        self.assertEqual(stragglers.collective_wait(100, 50, 130), 30)
+        self.assertEqual(stragglers.collective_wait(100, 50, 400), 50)
+        self.assertEqual(stragglers.collective_wait(100, 50, 90), 0)
+        self.assertEqual(stragglers.millis(1234567), "1.235 ms")
+        self.assertFalse(stragglers.exceeds_median(110000, 100000))  # excess 10000: not above kStragglerMinNs
+        self.assertTrue(stragglers.exceeds_median(110001, 100000))
+        kept, notes = stragglers.unique_ranks([(1, "a"), (-1, "b"), (1, "c"), (0, "d")])
+        self.assertEqual(kept, [(3, 0), (0, 1), (1, 2)])
+        self.assertEqual(notes, ["rank 1 given twice: c left out", "b names no rank: taken as rank 2"])
+        self.assertEqual(torch_time(1234567), "1.235ms")
+        self.assertEqual(torch_time(999), "0.999us")
+
+    def test_names(self):
+        self.assertEqual(table_dir_names(["a/rank-0.json", "b/rank-0.json.gz", "c/x.pt.trace.json"]),
+                         ["rank-0", "rank-0~2", "x.pt.trace"])
+        self.assertEqual(split_stderr("gapscope-cli export-tables: warning: w1\ngapscope-cli export-tables: bad\n"),
+                         (["w1"], "bad"))
+
+
+class AgainstCli(unittest.TestCase):
+    """`gapscope-cli ranks` and the Dask path on the same generated ranks."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gapscope-dask-test-")
+        cls.dir = os.path.join(cls.tmp.name, "ranks")
+        run([GEN, cls.dir, "--ranks", "16", "--steps", "10", "--gap-rank", "5", "--gap-step", "3",
+             "--late-rank", "11", "--late-step", "7"])
+        t0 = time.monotonic()
+        cls.cli_json = run([CLI, "ranks", cls.dir, "--format", "json"]).stdout.decode()
+        cls.cli_text = run([CLI, "ranks", cls.dir, "--format", "text"]).stdout
+        t1 = time.monotonic()
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        tables = os.path.join(cls.tmp.name, "tables")
+        cls.dask_json = run([sys.executable, "-m", "gapscope_dask", "--workers", "2", "--cli", CLI,
+                             "--tables-dir", tables, "--format", "json", cls.dir], env=env).stdout.decode()
+        t2 = time.monotonic()
+        cls.tables = tables
+        print("gapscope-cli ranks: %.1f s, python3 -m gapscope_dask (LocalCluster of 2): %.1f s"
+              % (t1 - t0, t2 - t1), file=sys.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_same_document(self):
+        cli, dask = json.loads(self.cli_json), json.loads(self.dask_json)
+        self.assertEqual(list(cli), ["ranks", "steps", "stragglers", "causes", "verdict", "notes", "warnings",
+                                     "errors"])
+        self.assertEqual(dask, cli)
+        self.assertEqual(self.dask_json, self.cli_json)  # byte for byte
+
+    def test_printer_reprints_the_cli(self):
+        self.assertEqual(jsonout.dumps(json.loads(self.cli_json)) + "\n", self.cli_json)
+
+    def test_same_text(self):
+        self.assertEqual(render_text(json.loads(self.dask_json)).decode(), self.cli_text.decode())
+
+    def test_tables_kept_per_rank(self):
+        self.assertEqual(sorted(os.listdir(self.tables)), sorted("rank-%d" % r for r in range(16)))
+        self.assertEqual(len(rank_files([self.dir])), 16)
+
+    def test_planted_stragglers(self):
+        doc = json.loads(self.dask_json)
+        self.assertEqual(len(doc["ranks"]), 16)
+        self.assertEqual(len(doc["steps"]), 10)
+        self.assertIn(5, doc["stragglers"])
+        self.assertIn(11, doc["stragglers"])
+        self.assertEqual(len(doc["stragglers"]), 2)
+        straggling = {s["step"]: s["slowest_rank"] for s in doc["steps"] if s["straggling"]}
+        self.assertEqual(straggling, {3: 5, 7: 11})
+        self.assertEqual(doc["errors"], [])
+        self.assertTrue(doc["verdict"].startswith("rank %d is the straggler" % doc["stragglers"][0]))
+
+
+def main() -> int:
+    global CLI, GEN
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True, help="gapscope-cli")
+    parser.add_argument("--gen", required=True, help="gapscope-gen-ranks")
+    args, rest = parser.parse_known_args()
+    CLI, GEN = os.path.abspath(args.cli), os.path.abspath(args.gen)
+    started = time.monotonic()
+    program = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
+    print("test_gapscope_dask: %.1f s" % (time.monotonic() - started), file=sys.stderr)
+    return 0 if program.result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
