@@ -36,7 +36,7 @@ std::uint64_t parseMemoryBudget(const std::string& text);
 
 struct RankSetOptions {
   std::uint64_t memoryBudget = 0;  // 0: defaultMemoryBudget()
-  int threads = 0;                 // ranks read at once at most; 0: hardware threads
+  int threads = 0;                 // ranks read at once at most; 0: the cores this process may use
   // Called from the workers after each rank, with (done, total).
   std::function<void(std::size_t, std::size_t)> progress;
   const std::atomic<bool>* cancel = nullptr;
