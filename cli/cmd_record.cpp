@@ -254,11 +254,13 @@ int runRecord(const Args& args, std::ostream& out, std::ostream& err) {
 GAPSCOPE_CLI_COMMAND("record",
                      "record --workload NAME [--size N] [--steps N] [--variant V] [--warmup N] [--device N] -o FILE "
                      "[--check] [--sync-each-step] [--compare-untraced] [--no-trace] [--pool-mb N] [--format text|json]"
-                     " | record [-o FILE] [--duration S] [--delay S] [--capture-range cudaProfilerApi|nvtx:NAME] "
+                     " | record [-o FILE|DIR/] [--duration S] [--delay S] [--capture-range cudaProfilerApi|nvtx:NAME] "
                      "[--kill-on-stop] [--torch-ops|--no-torch-ops] [--allow-no-gpu] [--pool-mb N] -- CMD ARGS...",
                      "run a bundled GPU workload, or your own program (after --, children included), under CUPTI, "
                      "save the trace (.json or .json.gz) and print kernels per step or the summary, GPU "
-                     "utilisation and the gaps; with a program, exit with its exit status",
+                     "utilisation and the gaps; with a program, exit with its exit status; -o DIR/ (or an "
+                     "existing folder) writes one trace per process, rank-R.json.gz after its RANK (torchrun) "
+                     "else pid-P.json.gz, for gapscope-cli ranks DIR",
                      {"check", "sync-each-step", "compare-untraced", "no-trace", "kill-on-stop", "torch-ops",
                       "no-torch-ops", "allow-no-gpu"},
                      runRecord);

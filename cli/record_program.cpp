@@ -1,13 +1,16 @@
-// gapscope-cli record [-o FILE] [--duration S] [--delay S] [--capture-range R]
+// gapscope-cli record [-o FILE|DIR/] [--duration S] [--delay S] [--capture-range R]
 //   [--kill-on-stop] [--torch-ops | --no-torch-ops] [--allow-no-gpu] -- CMD ARGS...
 // Checks that the GPU can be recorded before CMD starts, runs CMD with the
 // injection library, merges what every CUDA process of it sent into one
 // trace, saves it, prints the summary and the largest gaps (the summary and
-// gaps commands on the saved file) and returns CMD's exit status.
+// gaps commands on the saved file) and returns CMD's exit status. With a
+// folder (-o DIR/), each process gets a trace of its own, named after its
+// rank, and one line of figures.
 #include "record_program.h"
 
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 #include <stdexcept>
@@ -15,7 +18,10 @@
 #include "command.h"
 
 #if GAPSCOPE_HAVE_GPU
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/steps.h"
 #include "gapscope/gpu/program_recorder.h"
+#include "gapscope/gpu/program_trace.h"
 #include "gapscope/gpu/recorder.h"
 #include "gapscope/writer/chrome_writer.h"
 #endif
@@ -87,10 +93,18 @@ gpu::ProgramOptions programOptions(const Args& args) {
   return o;
 }
 
+// "rank 1 of 2": what the process's environment said; empty when nothing.
+std::string rankText(const gpu::DistributedRank& d) {
+  if (d.rank < 0) return "";
+  return "rank " + std::to_string(d.rank) + (d.worldSize > 0 ? " of " + std::to_string(d.worldSize) : "");
+}
+
 void printProcesses(std::ostream& out, const gpu::ProgramRecordingResult& r) {
   out << "Processes:    " << r.processes.size() << " used CUDA\n";
   for (const auto& p : r.processes) {
-    out << "  pid " << p.processId << " " << p.name << ": " << p.records << " records";
+    out << "  pid " << p.processId << " " << p.name;
+    if (std::string rank = rankText(p.distributed); !rank.empty()) out << " (" << rank << ")";
+    out << ": " << p.records << " records";
     if (p.outsideCapture) out << " (" << p.outsideCapture << " outside the recording window or capture range, left out)";
     if (gpu::stillRunning(r, p)) {
       out << "; still running when recording stopped";
@@ -123,6 +137,83 @@ void printAnalysis(const std::string& path, std::ostream& out, std::ostream& err
   }
 }
 
+// -o DIR/, or -o naming a folder that exists: one trace per process.
+bool isFolderOutput(const std::string& path) {
+  return !path.empty() && (path.back() == '/' || std::filesystem::is_directory(path));
+}
+
+// Made before the program runs, so a path that cannot be a folder costs no run.
+bool makeFolder(const std::string& dir, std::ostream& err) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!ec && std::filesystem::is_directory(dir, ec)) return true;
+  err << "gapscope-cli record: cannot make the folder " << dir << ": "
+      << (ec ? ec.message() : std::string("a file of that name is in the way")) << "\n";
+  return false;
+}
+
+// -o FILE: every process in one trace.
+bool saveMerged(const std::string& path, const gpu::ProgramRecordingResult& r, std::ostream& out, std::ostream& err) {
+  writer::WriteResult written = writer::writeChromeTrace(gpu::convertToTrace(r.records), path);
+  if (!written.ok()) {
+    err << "gapscope-cli record: " << written.error << "\n";
+    return false;
+  }
+  out << "Saved:        " << path << " (" << written.bytes << " bytes)\n";
+  return true;
+}
+
+std::string countOf(std::size_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// One process's trace in one line: kernels, steps and the verdict of
+// `gaps` (which gives the GPU's busy share).
+std::string traceLine(const Trace& trace) {
+  const auto kernels = std::count_if(trace.slices.begin(), trace.slices.end(),
+                                     [](const Slice& s) { return s.kind == SliceKind::Kernel; });
+  const analysis::StepAnnotations steps = analysis::findSteps(trace);
+  const analysis::GapSummary gaps = analysis::summarizeGaps(trace, analysis::computeGpuBusy(trace));
+  return countOf(static_cast<std::size_t>(kernels), "kernel") + ", " + countOf(steps.slices.size(), "step") +
+         "; " + (gaps.hasGpuActivity ? gaps.verdict : std::string("no GPU activity"));
+}
+
+// Traces in the folder this recording did not write (an earlier run's
+// ranks, say): `ranks DIR` would read them as well.
+void noteOtherTraces(const std::string& dir, const std::vector<std::string>& written, std::ostream& out) {
+  std::vector<std::string> others;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool trace = name.ends_with(".json") || name.ends_with(".json.gz");
+    if (trace && std::find(written.begin(), written.end(), name) == written.end()) others.push_back(name);
+  }
+  if (others.empty()) return;
+  std::sort(others.begin(), others.end());
+  out << "Note:         " << dir << " also holds " << others.size() << " trace(s) this recording did not write ("
+      << others.front() << (others.size() > 1 ? ", ..." : "") << "); gapscope-cli ranks reads them too\n";
+}
+
+// -o DIR/: a trace per process, "rank-R.json.gz" (its RANK) or "pid-P.json.gz".
+bool saveEachProcess(const std::string& dir, const gpu::ProgramRecordingResult& r, std::ostream& out,
+                     std::ostream& err) {
+  const std::vector<std::string> names = gpu::processTraceNames(r.records.processes);
+  bool ok = true;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::string path = (std::filesystem::path(dir) / names[k]).string();
+    const Trace trace = gpu::convertToTrace(r.processRecords[k]);
+    writer::WriteResult written = writer::writeChromeTrace(trace, path);
+    if (!written.ok()) {
+      err << "gapscope-cli record: " << written.error << "\n";
+      ok = false;
+      continue;
+    }
+    out << "Saved:        " << path << " (" << written.bytes << " bytes): " << traceLine(trace) << "\n";
+  }
+  noteOtherTraces(dir, names, out);
+  return ok;
+}
+
 }  // namespace
 
 int runRecordProgram(const Args& args, std::ostream& out, std::ostream& err) {
@@ -138,6 +229,8 @@ int runRecordProgram(const Args& args, std::ostream& out, std::ostream& err) {
     err << "gapscope-cli record: running the program without recording the GPU (" << a.reason << ")\n";
     options.inject = false;
   }
+  options.traceEachProcess = isFolderOutput(path);
+  if (options.inject && options.traceEachProcess && !makeFolder(path, err)) return 1;
   installStopHandlers();
   gpu::ProgramRecording recording(options);
   if (!recording.start()) {
@@ -147,22 +240,19 @@ int runRecordProgram(const Args& args, std::ostream& out, std::ostream& err) {
   gpu::ProgramRecordingResult result = recording.collect(&gStop);
   bool saved = true;
   if (options.inject) {
-    writer::WriteResult written = writer::writeChromeTrace(gpu::convertToTrace(result.records), path);
-    saved = written.ok();
     out << "Recorded:     " << result.records.command << " (stopped: " << stopText(result.stopReason) << ")\n";
     printProcesses(out, result);
-    if (saved) {
-      out << "Saved:        " << path << " (" << written.bytes << " bytes)\n";
-    } else {
-      err << "gapscope-cli record: " << written.error << "\n";
-    }
+    saved = options.traceEachProcess ? saveEachProcess(path, result, out, err) : saveMerged(path, result, out, err);
     // Said out loud, never only counted; the file carries them as import issues.
     // (That recording stopped while the program ran is the "stopped:" line.)
     for (const auto& issue : result.records.issues) {
       if (issue.name == "recording_stopped_early") continue;
       out << (issue.isProblem() ? "Warning:      " : "Note:         ") << issue.description << "\n";
     }
-    if (saved) printAnalysis(path, out, err);
+    if (saved && !options.traceEachProcess) printAnalysis(path, out, err);
+    const bool ranked = std::any_of(result.processes.begin(), result.processes.end(),
+                                    [](const gpu::RecordedProcess& p) { return p.distributed.rank >= 0; });
+    if (options.traceEachProcess && ranked) out << "\nPer rank:     gapscope-cli ranks " << path << "\n";
   }
   out.flush();
   int status = recording.waitForExit(&gStop);

@@ -59,6 +59,8 @@ wire::ProcessHello hello() {
   if (cuDriverGetVersion(&v) == CUDA_SUCCESS) h.cudaDriverVersion = v;
   std::uint32_t cupti = 0;
   if (cuptiGetVersion(&cupti) == CUPTI_SUCCESS) h.cuptiVersion = static_cast<std::int32_t>(cupti);
+  // torchrun's RANK etc.: the recorder names this process's trace after it.
+  h.distributed = wire::distributedRankFromEnvironment();
   return h;
 }
 

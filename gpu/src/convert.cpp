@@ -54,16 +54,21 @@ std::uint64_t earliestTimestamp(const RecordSet& r) {
   return t == UINT64_MAX ? 0 : t;
 }
 
+// The wall clock at CUPTI timestamp `t`.
+std::int64_t wallAt(const RecordSet& r, std::uint64_t t) {
+  return r.wallClockAtAnchor + static_cast<std::int64_t>(t - r.clockAnchor);
+}
+
 RecordClock makeClock(const RecordSet& r) {
   RecordClock c;
-  std::uint64_t first = earliestTimestamp(r);
+  const std::uint64_t first = earliestTimestamp(r);
   if (r.wallClockAtAnchor == 0) {  // no wall clock: the trace starts at 0
     c.anchor = first;
     return c;
   }
-  std::int64_t wallFirst = r.wallClockAtAnchor + static_cast<std::int64_t>(first - r.clockAnchor);
+  const std::int64_t zero = r.baseWallClock != 0 ? r.baseWallClock : wallAt(r, first);
   // Whole seconds, as Kineto does, so `ts` stays short and exact.
-  c.base = wallFirst - ((wallFirst % kNsPerSecond) + kNsPerSecond) % kNsPerSecond;
+  c.base = zero - ((zero % kNsPerSecond) + kNsPerSecond) % kNsPerSecond;
   c.anchor = r.clockAnchor;
   c.offset = r.wallClockAtAnchor - c.base;
   return c;
@@ -481,6 +486,7 @@ class Converter {
       return out;
     };
     if (!r_.command.empty()) key("gapscope_command", text(r_.command));
+    if (r_.distributed.known()) md.distributedInfoJson = distributedInfoJson(r_.distributed);
     if (!r_.workload.empty()) {
       key("gapscope_workload", text(r_.workload));
       key("gapscope_variant", text(r_.variant));
@@ -494,6 +500,22 @@ class Converter {
     }
     for (const auto& issue : issues) b_.issues().add(issue.name, issue.severity, 0, issue.description, issue.count);
     if (!issues.empty()) key(std::string(io::kRecordingIssuesKey), io::recordingIssuesJson(issues));
+  }
+
+  // As torch.profiler names the fields; only those the process knew.
+  static std::string distributedInfoJson(const DistributedRank& d) {
+    std::string j = "{";
+    auto field = [&j](const char* k, std::int32_t v) {
+      if (v < 0) return;
+      j += j.size() > 1 ? ", \"" : "\"";
+      j += k;
+      j += "\": ";
+      detail::appendInt(j, v);
+    };
+    field("rank", d.rank);
+    field("world_size", d.worldSize);
+    field("local_rank", d.localRank);
+    return j + "}";
   }
 
   static DeviceProperties devicePropertiesOf(const DeviceInfo& d) {
@@ -549,6 +571,11 @@ class Converter {
 };
 
 }  // namespace
+
+std::int64_t firstRecordWallClock(const RecordSet& r) {
+  const std::uint64_t first = earliestTimestamp(r);
+  return r.wallClockAtAnchor == 0 || first == 0 ? 0 : wallAt(r, first);
+}
 
 Trace convertToTrace(const RecordSet& records) { return Converter(records).run(); }
 

@@ -5,6 +5,9 @@
 // GAPSCOPE_RECORD_SOCKET. Modes:
 //   kernels N CODE  N launches + kernels on stream 7 in one ProfilerStep#1, exit CODE
 //   parent          starts two children "kernels 3 0" and waits for both
+//   ranks           starts three children as torchrun starts ranks: RANK 0 and
+//                   1 of 2 ("kernels 2 0", "kernels 3 0") and one without RANK
+//                   ("kernels 1 0"); waits for all
 //   killed N        sends N kernels, then SIGKILLs itself before its goodbye
 //   capture         6 kernels; a cudaProfilerStart/Stop range around kernels 3..4
 //   forever         sends a kernel every 10 ms until a signal ends it
@@ -64,6 +67,7 @@ std::unique_ptr<RecordChannel> connectToRecorder() {
   gSteadyAtAnchor = static_cast<std::uint64_t>(clockNs(CLOCK_MONOTONIC));
   gWallAtAnchor = clockNs(CLOCK_REALTIME);
   h.wallClockAtAnchor = gWallAtAnchor;
+  h.distributed = wire::distributedRankFromEnvironment();
   std::string f;
   wire::encode(f, h);
   DeviceInfo d;
@@ -128,15 +132,24 @@ int kernels(int n, int code) {
   return code;
 }
 
-int parent(const char* self) {
-  pid_t kids[2];
-  for (pid_t& k : kids) {
-    k = fork();
-    if (k == 0) {
-      execl(self, self, "kernels", "3", "0", static_cast<char*>(nullptr));
-      _exit(92);
+// "self kernels N 0" as a child; with `rank`, RANK, LOCAL_RANK (both
+// `rank`) and WORLD_SIZE 2 set as torchrun sets them, else all three unset.
+pid_t startChild(const char* self, const char* n, const char* rank = nullptr) {
+  pid_t k = fork();
+  if (k != 0) return k;
+  for (const char* v : {"RANK", "LOCAL_RANK", "WORLD_SIZE"}) {
+    if (rank) {
+      ::setenv(v, rank, 1);
+    } else {
+      ::unsetenv(v);
     }
   }
+  if (rank) ::setenv("WORLD_SIZE", "2", 1);
+  execl(self, self, "kernels", n, "0", static_cast<char*>(nullptr));
+  _exit(92);
+}
+
+int waitAll(std::initializer_list<pid_t> kids) {
   int worst = 0;
   for (pid_t k : kids) {
     int st = 0;
@@ -144,6 +157,19 @@ int parent(const char* self) {
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) worst = 93;
   }
   return worst;
+}
+
+int parent(const char* self) {
+  pid_t a = startChild(self, "3");
+  pid_t b = startChild(self, "3");
+  return waitAll({a, b});
+}
+
+int ranks(const char* self) {
+  pid_t a = startChild(self, "2", "0");
+  pid_t b = startChild(self, "3", "1");
+  pid_t c = startChild(self, "1");
+  return waitAll({a, b, c});
 }
 
 int killed(int n) {
@@ -196,6 +222,7 @@ int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "kernels" && argc > 3) return kernels(std::atoi(argv[2]), std::atoi(argv[3]));
   if (mode == "parent") return parent(argv[0]);
+  if (mode == "ranks") return ranks(argv[0]);
   if (mode == "killed" && argc > 2) return killed(std::atoi(argv[2]));
   if (mode == "capture") return capture();
   if (mode == "forever") return forever();

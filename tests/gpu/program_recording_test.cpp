@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
 #include "gapscope/gpu/program_recorder.h"
+#include "gapscope/gpu/program_trace.h"
 #include "gapscope/io/chrome_reader.h"
 #include "gapscope/writer/chrome_writer.h"
 
@@ -88,6 +90,40 @@ TEST(ProgramRecording, FollowsChildProcessesEachUnderItsOwnPid) {
   for (const auto& tr : t.tracks)
     if (tr.kind == TrackKind::GpuStream) streams.insert(tr.stream);
   EXPECT_EQ(streams.size(), 2u) << "each child's stream 7 is a lane of its own";
+}
+
+// record -o DIR/: a trace per process, named after the RANK torchrun would
+// have set, with its distributedInfo and only its own kernels.
+TEST(ProgramRecording, OneTracePerProcessNamedAfterItsRank) {
+  ProgramOptions o = fake({"ranks"});
+  o.traceEachProcess = true;
+  ProgramRecording rec(o);
+  ASSERT_TRUE(rec.start()) << rec.error();
+  ProgramRecordingResult r = rec.collect(nullptr);
+  EXPECT_EQ(rec.waitForExit(nullptr), 0);
+  ASSERT_EQ(r.processes.size(), 3u);
+  ASSERT_EQ(r.processRecords.size(), 3u);
+  EXPECT_TRUE(r.records.kernels.empty()) << "nothing merged";
+  EXPECT_TRUE(r.records.issues.empty());
+  const std::vector<std::string> names = processTraceNames(r.records.processes);
+  std::map<std::string, Trace> traces;
+  std::string unranked;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    EXPECT_TRUE(r.processRecords[k].issues.empty()) << names[k];
+    traces.emplace(names[k], roundTrip(r.processRecords[k], "program_recording_" + names[k]));
+    if (r.processes[k].distributed.rank < 0) unranked = "pid-" + std::to_string(r.processes[k].processId) + ".json.gz";
+  }
+  ASSERT_EQ(traces.count("rank-0.json.gz"), 1u);
+  ASSERT_EQ(traces.count("rank-1.json.gz"), 1u);
+  ASSERT_EQ(traces.count(unranked), 1u) << unranked;
+  EXPECT_EQ(traces["rank-0.json.gz"].metadata.distributedInfoJson, R"({"rank": 0, "world_size": 2, "local_rank": 0})");
+  EXPECT_EQ(traces["rank-1.json.gz"].metadata.distributedInfoJson, R"({"rank": 1, "world_size": 2, "local_rank": 1})");
+  EXPECT_EQ(traces[unranked].metadata.distributedInfoJson, "");
+  EXPECT_EQ(kernelsIn(traces["rank-0.json.gz"]), 2u);
+  EXPECT_EQ(kernelsIn(traces["rank-1.json.gz"]), 3u);
+  EXPECT_EQ(kernelsIn(traces[unranked]), 1u);
+  const std::int64_t base = traces["rank-0.json.gz"].metadata.baseTimeNanoseconds;
+  for (const auto& [name, t] : traces) EXPECT_EQ(t.metadata.baseTimeNanoseconds, base) << name << ": one time zero";
 }
 
 TEST(ProgramRecording, AKilledProgramStillGivesATraceThatLoads) {

@@ -3,6 +3,9 @@
 // the stream with an error and keep what came before.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "gapscope/gpu/wire.h"
 #include "records_fixture.h"
 
@@ -172,4 +175,70 @@ TEST(Wire, UnknownFrameTypesAreSkipped) {
   ASSERT_TRUE(d.feed(bytes.data(), bytes.size())) << d.error();
   ASSERT_EQ(d.stream().records.kernels.size(), 1u);
   EXPECT_EQ(d.stream().records.kernels[0].name, "after");
+}
+
+namespace {
+
+wire::ProcessHello rankHello() {
+  wire::ProcessHello h;
+  h.processId = 7;
+  h.name = "python3";
+  h.cuptiVersion = 130001;
+  h.distributed = DistributedRank{3, 8, 1};
+  return h;
+}
+
+}  // namespace
+
+TEST(Wire, TheHelloCarriesTheRank) {
+  std::string bytes;
+  wire::encode(bytes, rankHello());
+  wire::encode(bytes, fixture::kernel("after", 1, 2, 3));
+  wire::Decoder d;
+  ASSERT_TRUE(d.feed(bytes.data(), bytes.size())) << d.error();
+  const wire::ProcessStream& s = d.stream();
+  EXPECT_EQ(s.hello.distributed.rank, 3);
+  EXPECT_EQ(s.hello.distributed.worldSize, 8);
+  EXPECT_EQ(s.hello.distributed.localRank, 1);
+  EXPECT_EQ(s.records.distributed.rank, 3);
+  EXPECT_EQ(s.hello.cuptiVersion, 130001);
+  EXPECT_EQ(s.records.kernels.size(), 1u);
+}
+
+// A hello as injection libraries wrote it before the rank was added: the
+// same payload without its last 12 bytes still reads, the rank unknown.
+TEST(Wire, AHelloWithoutTheRankStillReads) {
+  std::string bytes;
+  wire::encode(bytes, rankHello());
+  std::uint32_t shorter = 0;
+  std::memcpy(&shorter, bytes.data(), sizeof shorter);
+  shorter -= 3 * sizeof(std::int32_t);
+  std::memcpy(bytes.data(), &shorter, sizeof shorter);
+  bytes.resize(5 + shorter);
+  wire::encode(bytes, fixture::kernel("after", 1, 2, 3));
+  wire::Decoder d;
+  ASSERT_TRUE(d.feed(bytes.data(), bytes.size())) << d.error();
+  EXPECT_TRUE(d.stream().saidHello);
+  EXPECT_EQ(d.stream().hello.cuptiVersion, 130001);
+  EXPECT_FALSE(d.stream().hello.distributed.known());
+  EXPECT_EQ(d.stream().records.kernels.size(), 1u);
+}
+
+TEST(Wire, TheRankComesFromTheEnvironment) {
+  ::setenv("RANK", "5", 1);
+  ::setenv("WORLD_SIZE", "16", 1);
+  ::setenv("LOCAL_RANK", "x1", 1);  // not a number: unknown
+  DistributedRank d = wire::distributedRankFromEnvironment();
+  EXPECT_EQ(d.rank, 5);
+  EXPECT_EQ(d.worldSize, 16);
+  EXPECT_EQ(d.localRank, -1);
+  ::setenv("RANK", "-2", 1);
+  ::setenv("WORLD_SIZE", "99999999999", 1);  // does not fit
+  ::unsetenv("LOCAL_RANK");
+  d = wire::distributedRankFromEnvironment();
+  EXPECT_EQ(d.rank, -1);
+  EXPECT_EQ(d.worldSize, -1);
+  EXPECT_FALSE(d.known());
+  ::unsetenv("RANK");
+  ::unsetenv("WORLD_SIZE");
 }

@@ -158,6 +158,8 @@ struct ProgramRecording::Impl {
   StopReason receive(const StopRequest* stop, const LiveUpdates* live);
   // What arrived so far; a snapshot copies, the final result takes the records.
   ProgramRecordingResult result(StopReason why, bool snapshot);
+  void eachProcess(ProgramRecordingResult& out, std::vector<RecordSet> sets, const std::vector<ProcessInfo>& info,
+                   const std::vector<std::vector<std::string>>& notes);
   std::vector<TimeWindow> recordingWindow(const wire::ProcessHello& h) const;
 };
 
@@ -242,6 +244,7 @@ ProgramRecordingResult ProgramRecording::Impl::result(StopReason why, bool snaps
   out.inProgress = snapshot;
   std::vector<RecordSet> sets;
   std::vector<ProcessInfo> info;
+  std::vector<std::vector<std::string>> notes;  // per process
   for (auto& c : connections) {
     wire::ProcessStream& s = c->decoder.stream();
     if (!s.saidHello) continue;
@@ -252,6 +255,7 @@ ProgramRecordingResult ProgramRecording::Impl::result(StopReason why, bool snaps
     p.processId = s.hello.processId;
     p.name = s.hello.name;
     p.commandLine = s.hello.commandLine;
+    p.distributed = s.hello.distributed;
     p.records = s.frames;
     p.cuptiDropped = s.stats.cuptiDropped;
     p.channelDropped = s.stats.channelDropped;
@@ -260,16 +264,42 @@ ProgramRecordingResult ProgramRecording::Impl::result(StopReason why, bool snaps
     if (auto w = recordingWindow(s.hello); !w.empty()) p.outsideCapture += keepInside(records, w);
     if (options.captureRange != CaptureRange::None)
       p.outsideCapture += keepInside(records, captureWindows(s.captureMarks));
-    for (const auto& n : s.notes) out.warnings.push_back("process " + std::to_string(p.processId) + " (" + p.name + "): " + n);
-    info.push_back(ProcessInfo{p.processId, p.name, p.commandLine});
+    std::vector<std::string>& said = notes.emplace_back();
+    for (const auto& n : s.notes) said.push_back("process " + std::to_string(p.processId) + " (" + p.name + "): " + n);
+    out.warnings.insert(out.warnings.end(), said.begin(), said.end());
+    info.push_back(ProcessInfo{p.processId, p.name, p.commandLine, p.distributed});
     sets.push_back(std::move(records));
     out.processes.push_back(std::move(p));
   }
-  out.records = mergeProcesses(std::move(sets), info);
-  describeDevices(out.records, localDeviceCache);
+  if (options.traceEachProcess && !snapshot) {  // a live view shows one trace: snapshots stay merged
+    eachProcess(out, std::move(sets), info, notes);
+    out.records.processes = info;
+  } else {
+    out.records = mergeProcesses(std::move(sets), info);
+    describeDevices(out.records, localDeviceCache);
+  }
   out.records.command = commandLine(options.command);
   out.records.issues = recordingIssues(out);
   return out;
+}
+
+// One RecordSet per process, each carrying only the issues that concern it
+// (its drops, its end, its notes, the recording's stop).
+void ProgramRecording::Impl::eachProcess(ProgramRecordingResult& out, std::vector<RecordSet> sets,
+                                         const std::vector<ProcessInfo>& info,
+                                         const std::vector<std::vector<std::string>>& notes) {
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    RecordSet one = singleProcess(std::move(sets[k]), info[k]);
+    describeDevices(one, localDeviceCache);
+    one.command = commandLine(options.command);
+    ProgramRecordingResult alone;
+    alone.stopReason = out.stopReason;
+    alone.processes = {out.processes[k]};
+    alone.warnings = notes[k];
+    one.issues = recordingIssues(alone);
+    out.processRecords.push_back(std::move(one));
+  }
+  shareTimeBase(out.processRecords);
 }
 
 ProgramRecordingResult ProgramRecording::collect(const StopRequest* stop, const LiveUpdates* live) {

@@ -1,6 +1,7 @@
 #include "gapscope/gpu/program_trace.h"
 
 #include <algorithm>
+#include <set>
 
 namespace gapscope::gpu {
 
@@ -145,6 +146,35 @@ RecordSet mergeProcesses(std::vector<RecordSet> processes, const std::vector<Pro
     append(out.ranges, r.ranges);
   }
   return out;
+}
+
+RecordSet singleProcess(RecordSet records, const ProcessInfo& info) {
+  std::vector<RecordSet> one;
+  one.push_back(std::move(records));
+  RecordSet out = mergeProcesses(std::move(one), {info});
+  out.distributed = info.distributed;
+  return out;
+}
+
+void shareTimeBase(std::vector<RecordSet>& traces) {
+  std::int64_t earliest = 0;
+  for (const RecordSet& r : traces)
+    if (std::int64_t t = firstRecordWallClock(r); t != 0 && (earliest == 0 || t < earliest)) earliest = t;
+  for (RecordSet& r : traces) r.baseWallClock = earliest;
+}
+
+std::vector<std::string> processTraceNames(const std::vector<ProcessInfo>& processes) {
+  std::vector<std::string> names;
+  std::set<std::int32_t> taken;
+  for (const ProcessInfo& p : processes) {
+    const std::int32_t rank = p.distributed.rank;
+    if (rank >= 0 && taken.insert(rank).second) {
+      names.push_back("rank-" + std::to_string(rank) + ".json.gz");
+    } else {
+      names.push_back("pid-" + std::to_string(p.processId) + ".json.gz");
+    }
+  }
+  return names;
 }
 
 }  // namespace gapscope::gpu

@@ -3,7 +3,9 @@
 #include "gapscope/gpu/wire.h"
 
 #include <concepts>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace gapscope::gpu::wire {
@@ -39,6 +41,7 @@ struct Put {
   void operator()(const T&... v) {
     (one(v), ...);
   }
+  bool more() const { return true; }  // the optional trailing fields are always written
 };
 
 // --- reading ---
@@ -71,6 +74,7 @@ struct Get {
   void operator()(T&... v) {
     (one(v), ...);
   }
+  bool more() const { return ok && !in.empty(); }  // optional trailing fields follow
 };
 
 // --- the field lists ---
@@ -78,6 +82,8 @@ template <class F, Like<ProcessHello> R>
 void fields(F& f, R& r) {
   f(r.processId, r.name, r.commandLine, r.wallClockAtAnchor, r.clockAnchor, r.cudaDriverVersion,
     r.cudaRuntimeVersion, r.cuptiVersion);
+  // Added later, so last and optional: older hellos end before them.
+  if (f.more()) f(r.distributed.rank, r.distributed.worldSize, r.distributed.localRank);
 }
 template <class F, Like<DeviceInfo> R>
 void fields(F& f, R& r) {
@@ -166,7 +172,20 @@ void textFrame(std::string& out, FrameType type, std::string_view text) {
   out.append(text);
 }
 
+// A whole decimal number >= 0 that fits, else -1.
+std::int32_t rankVariable(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || *v < '0' || *v > '9') return -1;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  return *end == '\0' && n <= std::numeric_limits<std::int32_t>::max() ? static_cast<std::int32_t>(n) : -1;
+}
+
 }  // namespace
+
+DistributedRank distributedRankFromEnvironment() {
+  return DistributedRank{rankVariable("RANK"), rankVariable("WORLD_SIZE"), rankVariable("LOCAL_RANK")};
+}
 
 void encode(std::string& out, const ProcessHello& v) { frame(out, FrameType::Hello, v); }
 void encode(std::string& out, const DeviceInfo& v) { frame(out, FrameType::Device, v); }
@@ -240,6 +259,7 @@ bool Decoder::apply(FrameType type, std::string_view payload) {
       r.cudaDriverVersion = stream_.hello.cudaDriverVersion;
       r.cudaRuntimeVersion = stream_.hello.cudaRuntimeVersion;
       r.cuptiVersion = stream_.hello.cuptiVersion;
+      r.distributed = stream_.hello.distributed;
       return true;
     }
     case FrameType::Device: return readInto(payload, r.devices);

@@ -4,6 +4,7 @@
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh proof     # build, tests, functional checks
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh overhead  # medians of 5 (needs the build)
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh all       # both
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh ranks     # 2 GPUs: DDP recorded as ranks
 # `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
@@ -104,12 +105,15 @@ exit_check() {
   done
 }
 
+# The recorder of an earlier `proof` run (BIN_TAR), so no build is needed.
+unpack_bin() {
+  mkdir -p "$BUILD" && tar -C "$BUILD" -xzf "$BIN_TAR"
+  mkdir -p /tmp/gapscope-deps && for f in .deps/*.deb; do dpkg -x "$f" /tmp/gapscope-deps; done
+  export LD_LIBRARY_PATH=/tmp/gapscope-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+}
+
 overhead() {
-  if [ -n "${BIN_TAR:-}" ]; then
-    mkdir -p "$BUILD" && tar -C "$BUILD" -xzf "$BIN_TAR"
-    mkdir -p /tmp/gapscope-deps && for f in .deps/*.deb; do dpkg -x "$f" /tmp/gapscope-deps; done
-    export LD_LIBRARY_PATH=/tmp/gapscope-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  fi
+  if [ -n "${BIN_TAR:-}" ]; then unpack_bin; fi
   case "${1:-both}" in
     launch|both)
       log "overhead, launch-bound (200 tiny kernels a step, 50 steps)"
@@ -118,6 +122,92 @@ overhead() {
       log "overhead, compute-bound (8 bf16 8192^3 matmuls a step, 20 steps)"
       run timeout 540 python3 "$HERE/overhead.py" "$CLI" compute 20 "$W" ;;
   esac
+}
+
+# The multi-GPU proof, on a machine with 2 GPUs: ddp_steps.py as 2 ranks
+# (torchrun, one GPU each; rank 1 spends 30 ms of CPU before backward in
+# steps 5 and 12), untraced and recorded into a folder (one trace per rank)
+# 5 times each, interleaved, for the loop time; once under torch.profiler;
+# then `ranks` reads the last recording and torch.profiler's traces. Only the
+# CLI and the injection library are built (no gpu_tests), to stay within
+# minutes. Results: $OUT/ranks-summary.txt and three tarballs (few files,
+# as the device machine hands back at most 8).
+RANKS_SLOW=(--slow-rank 1 --slow-steps 5,12 --slow-ms 30)
+RECORD_FLAGS=${RECORD_FLAGS:---no-torch-ops}
+
+ranks_build() {
+  if [ -n "${BIN_TAR:-}" ]; then unpack_bin; return; fi
+  gpu/tools/device_build.sh gapscope-cli gapscope_inject || exit 1
+}
+
+ranks_runs() {
+  local K=$1 k run=(torchrun)
+  command -v torchrun > /dev/null || run=(python3 -m torch.distributed.run)
+  local prog=("${run[@]}" --standalone --nproc-per-node 2 "$HERE/ddp_steps.py" "${RANKS_SLOW[@]}")
+  log "2-rank DDP (${prog[*]}): untraced and recorded (record $RECORD_FLAGS -o DIR/), 5 times each, interleaved"
+  for k in 1 2 3 4 5; do
+    timeout 180 "${prog[@]}" --mode untraced > "$K/untraced-$k.log" 2>&1
+    echo "untraced $k: exit $?" >> "$R"
+    timeout 240 "$CLI" record $RECORD_FLAGS -o "$K/ranks-gapscope-$k/" -- "${prog[@]}" --mode gapscope \
+      > "$K/gapscope-$k.log" 2>&1
+    ranks_ran "gapscope $k" $? "$K/ranks-gapscope-$k"
+  done
+  log "the same program under torch.profiler (CPU + CUDA, the 20 measured steps)"
+  timeout 240 "${prog[@]}" --mode torch --out "$K/ranks-torch" > "$K/torch.log" 2>&1
+  ranks_ran torch $? "$K/ranks-torch"
+  gzip -f "$K"/ranks-torch/*.json
+}
+
+# NAME STATUS DIR: a line for the results, with the files the run left.
+ranks_ran() {
+  echo "$1: exit $2 ($(ls "$3" 2>/dev/null | tr '\n' ' '))" >> "$R"
+}
+
+# `gapscope-cli ranks` on the last recording and on torch.profiler's traces.
+ranks_analyse() {
+  local K=$1 d f
+  for d in ranks-gapscope-5 ranks-torch; do
+    for f in json text; do
+      timeout 120 "$CLI" ranks "$K/$d" --format $f > "$K/$d.ranks.$f" 2> "$K/$d.ranks.$f.err"
+      echo "ranks $d --format $f: exit $?" >> "$R"
+    done
+  done
+}
+
+ranks_summary() {
+  local K=$1 d
+  echo "== loop time of the 20 measured steps per rank (LOOP_MS), median of 5 runs"
+  python3 "$HERE/loop_medians.py" "untraced=$(ls "$K"/untraced-*.log | paste -sd,)" \
+    "gapscope=$(ls "$K"/gapscope-*.log | paste -sd,)" "torch.profiler (1 run)=$K/torch.log"
+  echo "== what record printed for the last recording"
+  grep -E '^(Processes|  pid|Saved|Warning|Note|Per rank)' "$K/gapscope-5.log"
+  for d in ranks-gapscope-5 ranks-torch; do
+    echo "== gapscope-cli ranks $d"
+    head -40 "$K/$d.ranks.text"
+    head -5 "$K/$d.ranks.text.err"
+    python3 -c 'import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    print("json: verdict:", d.get("verdict"), "| stragglers:", d.get("stragglers"))
+except Exception as e:
+    print("json: not read:", e)' "$K/$d.ranks.json"
+  done
+}
+
+ranks() {
+  local K=$W/ranks
+  export NCCL_NVLS_ENABLE=0
+  nvidia-smi -L | tee -a "$R"
+  ranks_build
+  rm -rf "$K" && mkdir -p "$K"
+  ranks_runs "$K"
+  ranks_analyse "$K"
+  ranks_summary "$K" 2>&1 | tee "$OUT/ranks-summary.txt" >> "$R"
+  cat "$OUT/ranks-summary.txt"
+  ( cd "$K" || exit
+    tar -czf "$OUT/ranks-logs.tar.gz" *.log *.ranks.*
+    tar -czf "$OUT/ranks-traces.tar.gz" ranks-gapscope-5 ranks-torch
+    tar -czf "$OUT/ranks-more-traces.tar.gz" ranks-gapscope-[1-4] )
 }
 
 machine
@@ -131,6 +221,7 @@ case "${1:-proof}" in
   overhead) overhead both ;;
   overhead-launch) overhead launch ;;
   overhead-compute) overhead compute ;;
+  ranks) ranks ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
 echo done | tee -a "$R"

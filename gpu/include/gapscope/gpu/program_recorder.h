@@ -42,6 +42,9 @@ struct ProgramOptions {
   bool inject = true;
   std::size_t cuptiPoolBytes = std::size_t{64} << 20;  // per process
   std::size_t channelBytes = std::size_t{64} << 20;    // per process
+  // One RecordSet per process (ProgramRecordingResult::processRecords)
+  // instead of one merged: each rank of a distributed job is a process.
+  bool traceEachProcess = false;
   // Paths; empty: found beside the executable, in the install or build tree.
   std::string injectionLibrary;
   std::string torchOpsDir;
@@ -55,6 +58,7 @@ struct RecordedProcess {
   std::uint32_t processId = 0;
   std::string name;
   std::string commandLine;
+  DistributedRank distributed;      // its RANK, WORLD_SIZE, LOCAL_RANK
   std::uint64_t records = 0;        // received
   std::uint64_t cuptiDropped = 0;   // lost inside the process: CUPTI's buffer pool was empty
   std::uint64_t channelDropped = 0; // lost inside the process: the channel to the recorder was full
@@ -68,7 +72,13 @@ struct RecordedProcess {
 enum class StopReason : std::uint8_t { ProgramEnded, Duration, Interrupted, Stopped };
 
 struct ProgramRecordingResult {
-  RecordSet records;  // merged (mergeProcesses), filtered to the capture windows
+  // Merged (mergeProcesses), filtered to the capture windows. With
+  // traceEachProcess it holds no records, only the command and the issues
+  // of the whole recording: those are in processRecords.
+  RecordSet records;
+  // With traceEachProcess: one per process, as `processes` (singleProcess),
+  // each with the issues that concern it.
+  std::vector<RecordSet> processRecords;
   std::vector<RecordedProcess> processes;
   std::vector<std::string> warnings;
   StopReason stopReason = StopReason::ProgramEnded;

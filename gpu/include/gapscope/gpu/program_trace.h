@@ -1,7 +1,9 @@
 // From what each process of a recorded program delivered to one RecordSet
 // that convertToTrace() turns into a single Kineto-style trace: capture
 // windows applied, NVTX ranges classified, processes merged with ids that
-// cannot collide. No CUDA here; tested with fabricated records.
+// cannot collide; or, for one trace per process (`record -o DIR/`), each
+// process on its own with its rank. No CUDA here; tested with fabricated
+// records.
 #pragma once
 
 #include <cstdint>
@@ -47,5 +49,19 @@ inline constexpr std::uint32_t kProcessStreamStride = 100000;
 // One RecordSet of every process, in the order given (the first names the
 // recording). Devices are merged by id; dropped counts add up.
 RecordSet mergeProcesses(std::vector<RecordSet> processes, const std::vector<ProcessInfo>& info);
+
+// One process's records as a trace of its own: NVTX ranges classified as
+// mergeProcesses does, its rank (info.distributed) as the distributedInfo.
+RecordSet singleProcess(RecordSet records, const ProcessInfo& info);
+
+// One time zero for the traces of one recording: the earliest record's
+// (over all of them), so an instant has the same `ts` in each trace, as the
+// ranks of a torch.profiler run share one clock (`ranks` compares them).
+void shareTimeBase(std::vector<RecordSet>& traces);
+
+// File names of one trace per process, in the order given: "rank-R.json.gz"
+// for a process whose RANK was set, else "pid-P.json.gz". A rank claimed
+// twice goes to the first process; the other is named by its pid.
+std::vector<std::string> processTraceNames(const std::vector<ProcessInfo>& processes);
 
 }  // namespace gapscope::gpu

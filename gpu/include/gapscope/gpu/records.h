@@ -132,11 +132,22 @@ struct HostRange {
   std::uint32_t processId = 0;  // 0: RecordSet::processId
 };
 
+// A process's place in a distributed job: the RANK, WORLD_SIZE and
+// LOCAL_RANK its environment had (torchrun sets them for each rank); -1 where
+// unset. A trace of that process alone carries it as its distributedInfo.
+struct DistributedRank {
+  std::int32_t rank = -1;
+  std::int32_t worldSize = -1;
+  std::int32_t localRank = -1;
+  bool known() const { return rank >= 0 || worldSize >= 0 || localRank >= 0; }
+};
+
 // A process whose records a RecordSet holds, besides RecordSet::processId.
 struct ProcessInfo {
   std::uint32_t processId = 0;
   std::string name;         // e.g. "python3"
   std::string commandLine;  // what it ran, for the trace's metadata
+  DistributedRank distributed;
 };
 
 struct RecordSet {
@@ -157,10 +168,17 @@ struct RecordSet {
   // so the trace's baseTimeNanoseconds is a real date. 0: unknown.
   std::int64_t wallClockAtAnchor = 0;
   std::uint64_t clockAnchor = 0;
+  // The trace's baseTimeNanoseconds is the whole second at or before this
+  // wall-clock time; 0: before the first record. Traces of one recording
+  // share one (shareTimeBase), so an instant has the same `ts` in each.
+  std::int64_t baseWallClock = 0;
   std::int32_t cudaDriverVersion = 0;
   std::int32_t cudaRuntimeVersion = 0;
   std::int32_t cuptiVersion = 0;
   std::uint64_t droppedRecords = 0;
+  // The trace's distributedInfo, when it holds one process of a distributed
+  // job (`record -o DIR/`); a merged recording of several has none.
+  DistributedRank distributed;
   // What the recorder has to say about the recording (a process that ended
   // early, records dropped on the way): import issues of the trace, written
   // into the file too (gapscope/io/recording_issues.h).
@@ -191,6 +209,10 @@ OccupancyEstimate estimateOccupancy(const DeviceInfo& device, const KernelRecord
 // stream, launch -> GPU op flows from correlation ids, kernel launch
 // configurations, deviceProperties. Records may come in any order.
 Trace convertToTrace(const RecordSet& records);
+
+// Wall-clock time (ns since the Unix epoch) of the earliest record; 0 when
+// the wall clock is unknown or there is no record.
+std::int64_t firstRecordWallClock(const RecordSet& records);
 
 // Names as Kineto writes them, e.g. "Memcpy HtoD (Pageable -> Device)".
 std::string memcpyName(const MemcpyRecord& m);

@@ -43,7 +43,14 @@ struct ProcessHello {
   std::int32_t cudaDriverVersion = 0;
   std::int32_t cudaRuntimeVersion = 0;
   std::int32_t cuptiVersion = 0;
+  // Added after the fields above, at the payload's end: a hello without it
+  // (an older injection library) still reads, with the rank unknown.
+  DistributedRank distributed;
 };
+
+// RANK, WORLD_SIZE and LOCAL_RANK of this process's environment, for its
+// hello; a variable that is unset or not a number >= 0 stays -1.
+DistributedRank distributedRankFromEnvironment();
 
 struct CaptureMark {
   bool open = true;        // true: capture from `at`; false: until `at`
@@ -79,7 +86,7 @@ struct ProcessStream {
   ProcessHello hello;
   bool saidHello = false;
   bool saidBye = false;
-  RecordSet records;  // processId, processName and clock filled from the hello
+  RecordSet records;  // processId, processName, clock and rank filled from the hello
   std::vector<CaptureMark> captureMarks;
   ChannelStats stats;
   std::vector<std::string> notes;
