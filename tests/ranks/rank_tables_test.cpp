@@ -89,6 +89,7 @@ TEST(RankTables, RankFromDistributedInfoThenTheFileName) {
   EXPECT_EQ(rankOfTrace("", "worker12.1623143089861.pt.trace.json"), 12);
   EXPECT_EQ(rankOfTrace(R"({"rank": "a"})", "rank_2.json"), 2);
   EXPECT_EQ(rankOfTrace("not json", "trace.json"), kUnknownRank);
+  EXPECT_EQ(rankOfTrace("", "out/pid-12345.json.gz"), kUnknownRank);
 }
 
 TEST(RankTables, CollectiveKernelsAreNcclAndGloo) {

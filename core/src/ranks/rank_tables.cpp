@@ -167,7 +167,10 @@ std::int64_t rankOfTrace(const std::string& distributedInfoJson, const std::stri
   }
   // Only the name of the file, not its folders ("run3/rank-1.json" is rank 1).
   const auto slash = fileName.find_last_of('/');
-  return lastNumberIn(slash == std::string::npos ? fileName : fileName.substr(slash + 1));
+  const std::string name = slash == std::string::npos ? fileName : fileName.substr(slash + 1);
+  // `record -o DIR/` names a process without RANK by its pid: no rank.
+  if (name.rfind("pid-", 0) == 0) return kUnknownRank;
+  return lastNumberIn(name);
 }
 
 analysis::AnalysisOptions rankAnalysisOptions() {

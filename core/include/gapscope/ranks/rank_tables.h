@@ -96,7 +96,8 @@ bool isCollectiveKernel(std::string_view kernelName);
 // The rank a trace names: distributedInfo's "rank"; else the last number of
 // at most 9 digits in the file's name ("rank-3.json.gz",
 // "worker3.1623143089861.pt.trace.json": longer numbers are timestamps); else
-// kUnknownRank. `worldSize` gets distributedInfo's "world_size" (0 if none).
+// kUnknownRank, also for "pid-N.json.gz" (`record -o DIR/` names a process
+// without RANK by its pid). `worldSize` gets distributedInfo's "world_size" (0 if none).
 std::int64_t rankOfTrace(const std::string& distributedInfoJson, const std::string& fileName,
                          std::int64_t* worldSize = nullptr);
 
