@@ -56,7 +56,8 @@ def unique_ranks(idents: Sequence[Tuple[int, str]]):
     """uniqueRanks over (rank, file) of the parts in input (file) order.
 
     Returns ([(part index, rank)] by rank, notes): each rank once (a later
-    copy left out), unknown ranks numbered after the known ones."""
+    copy left out), pid-N files (processes without RANK) left out, unknown
+    ranks numbered after the known ones."""
     order = sorted(range(len(idents)), key=lambda i: idents[i][0])  # stable
     taken = set()
     kept: List[Tuple[int, int]] = []
@@ -64,7 +65,9 @@ def unique_ranks(idents: Sequence[Tuple[int, str]]):
     notes: List[str] = []
     for i in order:
         rank, file = idents[i]
-        if rank == UNKNOWN_RANK:
+        if rank == UNKNOWN_RANK and file.rsplit("/", 1)[-1].startswith("pid-"):
+            notes.append("%s: a process without a rank (RANK was not set), left out" % file)
+        elif rank == UNKNOWN_RANK:
             unknown.append(i)
         elif rank in taken:
             notes.append("rank %d given twice: %s left out" % (rank, file))

@@ -134,6 +134,34 @@ class AgainstCli(unittest.TestCase):
         self.assertTrue(doc["verdict"].startswith("rank %d is the straggler" % doc["stragglers"][0]))
 
 
+class AgainstCliOnRealDdp(unittest.TestCase):
+    """A real 2-rank DDP job on two H100s (tests/data/h100-ddp): recorded by
+    `gapscope-cli record -o DIR/` and by torch.profiler on each rank, rank 1
+    slowed by 30 ms of CPU work in steps 5 and 12. Both paths agree and name
+    rank 1 in those steps."""
+
+    def check(self, folder):
+        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "h100-ddp", folder)
+        cli = run([CLI, "ranks", data, "--format", "json"]).stdout.decode()
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        dask = run([sys.executable, "-m", "gapscope_dask", "--workers", "2", "--cli", CLI, "--format", "json", data],
+                   env=env).stdout.decode()
+        self.assertEqual(dask, cli)  # byte for byte
+        doc = json.loads(cli)
+        self.assertEqual([r["rank"] for r in doc["ranks"]], [0, 1])
+        self.assertEqual(doc["stragglers"][0], 1)
+        slowest = {s["step"]: s["slowest_rank"] for s in doc["steps"] if s["straggling"]}
+        self.assertEqual(slowest[5], 1)
+        self.assertEqual(slowest[12], 1)
+        self.assertGreater(doc["causes"][0]["excess_ns"], 25_000_000)  # the 30 ms of CPU work, less overlap
+
+    def test_recorded_by_gapscope(self):
+        self.check("gapscope")
+
+    def test_recorded_by_torch_profiler(self):
+        self.check("torch")
+
+
 def main() -> int:
     global CLI, GEN
     parser = argparse.ArgumentParser()

@@ -79,6 +79,53 @@ TEST(RankTables, AlexnetTraceNamesRankZeroFromDistributedInfo) {
   EXPECT_EQ(calls, kernelEvents(file));
 }
 
+// NCCL kernels in the JSON, and how many of them have their launch call
+// (a cuda_runtime or cuda_driver event with the same correlation) there too.
+std::pair<std::uint64_t, std::uint64_t> ncclKernelsAndCalls(const std::filesystem::path& path) {
+  const auto json = nlohmann::json::parse(testing::readMaybeGzipped(path));
+  std::vector<std::int64_t> kernels;
+  std::vector<std::int64_t> calls;
+  for (const auto& e : json.at("traceEvents")) {
+    if (e.value("ph", "") != "X" || !e.contains("args") || !e["args"].contains("correlation")) continue;
+    const std::string cat = e.value("cat", "");
+    const std::int64_t correlation = e["args"]["correlation"].get<std::int64_t>();
+    if (cat == "kernel" && e.value("name", "").find("nccl") != std::string::npos) kernels.push_back(correlation);
+    if (cat == "cuda_runtime" || cat == "cuda_driver") calls.push_back(correlation);
+  }
+  std::sort(calls.begin(), calls.end());
+  std::uint64_t withCall = 0;
+  for (auto c : kernels) withCall += std::binary_search(calls.begin(), calls.end(), c);
+  return {kernels.size(), withCall};
+}
+
+// A real 2-rank DDP job on two H100s, recorded by gapscope and by
+// torch.profiler (tests/data/PROVENANCE.md): every NCCL kernel is a
+// collective of its rank, with its CPU call.
+TEST(RankTables, RealDdpRanksHaveTheirNcclKernelsAndCalls) {
+  for (const char* recorder : {"gapscope", "torch"}) {
+    for (int rank : {0, 1}) {
+      const auto path = kData / "h100-ddp" / recorder / ("rank-" + std::to_string(rank) + ".json.gz");
+      SCOPED_TRACE(path.string());
+      const RankTables t = tablesOf(path);
+      EXPECT_EQ(t.rank, rank);
+      EXPECT_EQ(t.worldSize, 2);
+      EXPECT_EQ(t.steps.size(), 20u);
+      const auto [kernels, withCall] = ncclKernelsAndCalls(path);
+      EXPECT_GT(kernels, 20u);
+      EXPECT_EQ(withCall, kernels);
+      EXPECT_EQ(t.collectives.size(), kernels);
+      std::uint64_t inSteps = 0;
+      for (const auto& s : t.steps) inSteps += s.collectives;
+      EXPECT_GE(inSteps, 20u);  // at least the gradient all-reduce of every step
+      // torch.profiler names the collective's CPU op; a recording without
+      // --torch-ops has no operators, only the launch calls.
+      if (std::string(recorder) == "torch") {
+        EXPECT_EQ(t.collectives.back().cpuOp, "record_param_comms");
+      }
+    }
+  }
+}
+
 TEST(RankTables, RankFromDistributedInfoThenTheFileName) {
   std::int64_t world = -5;
   EXPECT_EQ(rankOfTrace(R"({"backend": "nccl", "rank": 3, "world_size": 8})", "x/rank-5.json", &world), 3);

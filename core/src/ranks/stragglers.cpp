@@ -27,6 +27,13 @@ std::string millis(TimeNs ns) {
   return buf;
 }
 
+// `record -o DIR/` writes a process that had no RANK (torchrun's agent, a
+// helper that touched CUDA) as pid-N.json.gz: not a rank of the job.
+bool isUnrankedProcess(const std::string& file) {
+  const auto slash = file.find_last_of('/');
+  return file.compare(slash == std::string::npos ? 0 : slash + 1, 4, "pid-") == 0;
+}
+
 // Each rank once, unknown ranks numbered after the known ones.
 std::vector<RankTables> uniqueRanks(std::vector<RankTables> tables, std::vector<std::string>& notes) {
   std::stable_sort(tables.begin(), tables.end(),
@@ -35,7 +42,9 @@ std::vector<RankTables> uniqueRanks(std::vector<RankTables> tables, std::vector<
   std::vector<RankTables> out;
   std::vector<RankTables> unknown;
   for (auto& t : tables) {
-    if (t.rank == kUnknownRank) {
+    if (t.rank == kUnknownRank && isUnrankedProcess(t.file)) {
+      notes.push_back(t.file + ": a process without a rank (RANK was not set), left out");
+    } else if (t.rank == kUnknownRank) {
       unknown.push_back(std::move(t));
     } else if (!taken.insert(t.rank).second) {
       notes.push_back("rank " + std::to_string(t.rank) + " given twice: " + t.file + " left out");

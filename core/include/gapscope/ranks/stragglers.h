@@ -83,7 +83,9 @@ struct RanksAnalysis {
 };
 
 // `tables` in any order; each rank once (a rank given twice is noted and
-// its later copy left out; a kUnknownRank table gets the lowest free number).
+// its later copy left out; a kUnknownRank table gets the lowest free number,
+// unless its file is a pid-N.json[.gz]: `record -o DIR/`'s name for a
+// process without RANK, noted and left out).
 RanksAnalysis analyzeRanks(std::vector<RankTables> tables);
 
 // The wait of one collective given the latest start of that collective
