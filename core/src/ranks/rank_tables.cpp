@@ -67,9 +67,15 @@ std::string innermostCpuOp(const Trace& trace, std::uint32_t slice) {
 
 std::vector<RankCollective> collectivesOf(const Trace& trace, const std::vector<RankStep>& steps, bool wholeTrace) {
   std::vector<RankCollective> out;
+  // Each kernel name is looked at once: millions of kernels share a few hundred names.
+  enum : std::uint8_t { Unknown, Collective, NotCollective };
+  std::vector<std::uint8_t> nameIs(trace.strings.size(), Unknown);
   for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
     const Slice& s = trace.slices[i];
-    if (s.kind != SliceKind::Kernel || !isCollectiveKernel(trace.str(s.name))) continue;
+    if (s.kind != SliceKind::Kernel) continue;
+    std::uint8_t& known = nameIs[s.name];
+    if (known == Unknown) known = isCollectiveKernel(trace.str(s.name)) ? Collective : NotCollective;
+    if (known == NotCollective) continue;
     const std::uint32_t launch =
         s.correlation == kNoCorrelation ? kNoIndex : trace.launchForCorrelation(s.correlation);
     const TimeNs launchedAt = launch == kNoIndex ? s.start : trace.slices[launch].start;
@@ -93,10 +99,12 @@ std::vector<RankCollective> collectivesOf(const Trace& trace, const std::vector<
   return out;
 }
 
+// `steps` sorted by step number (the tables' order).
 void addCollectivesToSteps(std::vector<RankStep>& steps, const std::vector<RankCollective>& collectives) {
   for (const auto& c : collectives) {
-    auto it = std::find_if(steps.begin(), steps.end(), [&](const RankStep& s) { return s.step == c.step; });
-    if (it == steps.end()) continue;
+    auto it = std::lower_bound(steps.begin(), steps.end(), c.step,
+                               [](const RankStep& s, std::int64_t n) { return s.step < n; });
+    if (it == steps.end() || it->step != c.step) continue;
     ++it->collectives;
     it->collectiveNs += c.durNs;
   }
@@ -190,11 +198,14 @@ RankTables buildRankTables(const analysis::TraceAnalysis& a, std::string file) {
   const bool wholeTrace = gaps.steps.empty();
   if (wholeTrace) t.steps.push_back(wholeTraceStep(a));
   for (const auto& s : gaps.steps) t.steps.push_back(stepOf(s));
+  // Steps are found in time order (stepAt needs that); the tables list them
+  // by number, which is the same order unless a program numbered them otherwise.
   t.collectives = collectivesOf(trace, t.steps, wholeTrace);
+  t.gaps = gapsOf(gaps, t.steps, wholeTrace);
+  std::stable_sort(t.steps.begin(), t.steps.end(), [](const RankStep& x, const RankStep& y) { return x.step < y.step; });
   addCollectivesToSteps(t.steps, t.collectives);
   t.kernels = kernelsOf(a.kernels());
   t.ops = opsOf(a.ops());
-  t.gaps = gapsOf(gaps, t.steps, wholeTrace);
   return t;
 }
 

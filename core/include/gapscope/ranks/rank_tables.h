@@ -82,7 +82,7 @@ struct RankTables {
   std::int64_t worldSize = 0;  // from distributedInfo; 0 when unknown
   std::string file;
   analysis::StepSource stepSource = analysis::StepSource::WholeTrace;
-  std::vector<RankStep> steps;              // in step order
+  std::vector<RankStep> steps;              // by step number
   std::vector<RankCollective> collectives;  // by step, then index
   std::vector<RankKernel> kernels;          // GPU kernels by total time, descending
   std::vector<RankOp> ops;                  // CPU operators by self CPU time, descending
