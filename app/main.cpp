@@ -1,4 +1,5 @@
-// gapscope: the desktop application. `gapscope [TRACE] [--compare B]`.
+// gapscope: the desktop application. `gapscope [TRACE] [--compare B]`,
+// `gapscope --ranks DIR | FILE...`.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -22,12 +23,18 @@ int main(int argc, char** argv) {
                                    QStringLiteral("Compare TRACE (run A) with B (run B), side by side."),
                                    QStringLiteral("B"));
   parser.addOption(compare);
+  const QCommandLineOption ranks(QStringLiteral("ranks"),
+                                 QStringLiteral("Open the arguments (a directory, or several traces) as the ranks of "
+                                                "one distributed run: the Ranks window."));
+  parser.addOption(ranks);
   parser.process(app);
 
   gapscope::app::MainWindow window;
   window.show();
   const QStringList args = parser.positionalArguments();
-  if (!args.isEmpty() && parser.isSet(compare)) {
+  if (!args.isEmpty() && parser.isSet(ranks)) {
+    window.openRanks(args);
+  } else if (!args.isEmpty() && parser.isSet(compare)) {
     // Run A is the main window's trace: read once, shown in both windows.
     const QString b = parser.value(compare);
     QObject::connect(&window, &gapscope::app::MainWindow::traceLoaded, &window,

@@ -117,6 +117,7 @@ void MainWindow::buildActions() {
   compareAction_->setToolTip(tr("Open another run of the program beside this one, aligned step by step"));
   compareAction_->setEnabled(false);
   connect(compareAction_, &QAction::triggered, this, &MainWindow::chooseComparison);
+  buildRanksActions();
 }
 
 QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const QString& name,
@@ -157,6 +158,8 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  file->addAction(openRanksDirectoryAction_);
+  file->addAction(openRankFilesAction_);
   if (recordAction_) file->addAction(recordAction_);
   sampleMenu_ = file->addMenu(tr("Open &Sample"));
   for (const QString& name : bundledSamples()) {

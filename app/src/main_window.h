@@ -37,6 +37,7 @@ class IssuesPanel;
 class KernelsPanel;
 class LiveRecording;
 class OpsPanel;
+class RanksWindow;
 class StepsPanel;
 class TimelineView;
 class TimelineWidget;
@@ -85,6 +86,15 @@ class MainWindow : public QMainWindow {
   CompareWindow* openComparison(const QString& pathA, const QString& pathB);
   // Recent comparisons, newest first, as (A, B) path pairs.
   QList<QPair<QString, QString>> recentComparisons() const;
+  // Opens a Ranks window on a rank set (a directory, several files or glob
+  // patterns), read on its worker; its clicks open ranks here.
+  RanksWindow* openRanks(const QStringList& arguments);
+  // Opens `path` (unless it is open already) and then selects and zooms to
+  // step `step` as the Steps dock does (RanksWindow::kNoStep: none).
+  void openTraceAtStep(const QString& path, qint64 step);
+  // The compare window on two ranks' files, aligned at step `step` once
+  // both are in (RanksWindow::kNoStep: at the start of their GPU work).
+  CompareWindow* compareRanks(const QString& fileA, const QString& fileB, qint64 step);
 
   // Recording the user's program, shown live (the Record dialog's "Your
   // program"; tests call it directly). False, with lastError(), when it
@@ -145,6 +155,11 @@ class MainWindow : public QMainWindow {
   void onLiveFinished(const LiveRecordingEnd& end);
   void chooseReportPath();
   void chooseComparison();
+  void buildRanksActions();
+  void chooseRanksDirectory();
+  void chooseRankFiles();
+  void showPendingStep(const QString& loadedPath);
+  void showStep(qint64 step);
   CompareWindow* newCompareWindow();
   void addRecentComparison(const QString& a, const QString& b);
   void updateRecentComparisons();
@@ -170,6 +185,11 @@ class MainWindow : public QMainWindow {
   QAction* recordAction_ = nullptr;
   QAction* exportAction_ = nullptr;
   QAction* compareAction_ = nullptr;
+  QAction* openRanksDirectoryAction_ = nullptr;
+  QAction* openRankFilesAction_ = nullptr;
+  // A rank's step to show once its trace is loaded (openTraceAtStep).
+  QString pendingStepPath_;
+  qint64 pendingStep_ = -1;
   bool roomCheckQueued_ = false;
   QMenu* recentComparisonsMenu_ = nullptr;
   // The recording-availability probe runs on a worker; the window waits for

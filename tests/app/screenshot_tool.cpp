@@ -3,8 +3,10 @@
 // run it under a real X server (xvfb-run) so fonts and styles are the
 // platform's:
 //   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR [WxH] [--dark]
+//   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots --ranks RANKDIR OUTDIR [WxH] [--dark]
 // WxH sizes the window (default 1600x1000); --dark takes every shot in the
-// dark theme.
+// dark theme. --ranks takes the Ranks window's shots of the rank set in
+// RANKDIR (rank_screenshots.h; an empty RANKDIR gets a generated set).
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -31,6 +33,9 @@
 #include "record_dialog.h"
 #endif
 #include "panels/table_panel.h"
+#ifdef GAPSCOPE_SCREENSHOTS_RANKS
+#include "rank_screenshots.h"
+#endif
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
 #include "trace_loader.h"
@@ -38,16 +43,10 @@
 
 using namespace gapscope;
 using namespace gapscope::app;
+using gapscope::app::testing::saveGrab;
 using gapscope::app::testing::settle;
 
 namespace {
-
-void save(QWidget* w, const QString& dir, const QString& name) {
-  settle();
-  const QString path = dir + QLatin1Char('/') + name;
-  if (!w->grab().save(path)) std::fprintf(stderr, "could not write %s\n", qPrintable(path));
-  std::printf("%s\n", qPrintable(path));
-}
 
 void raiseDock(MainWindow& w, const QString& name) {
   if (auto* d = w.findChild<QDockWidget*>(name)) {
@@ -77,27 +76,39 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   setupApplication(app);
   QApplication::setOrganizationName(QStringLiteral("gapscope-screenshots"));  // leaves the user's settings alone
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s TRACE OUTDIR [WxH] [--dark]\n", argv[0]);
+  const bool rankShots = argc > 1 && QString::fromLocal8Bit(argv[1]) == QStringLiteral("--ranks");
+  const int first = rankShots ? 2 : 1;  // TRACE or RANKDIR
+  if (argc < first + 2) {
+    std::fprintf(stderr, "usage: %s TRACE OUTDIR [WxH] [--dark]\n       %s --ranks RANKDIR OUTDIR [WxH] [--dark]\n",
+                 argv[0], argv[0]);
     return 2;
   }
-  const QString trace = QString::fromLocal8Bit(argv[1]);
-  const QString out = QString::fromLocal8Bit(argv[2]);
+  const QString trace = QString::fromLocal8Bit(argv[first]);
+  const QString out = QString::fromLocal8Bit(argv[first + 1]);
   QSize size(1600, 1000);
   bool dark = false;
-  for (int i = 3; i < argc; ++i) {
+  for (int i = first + 2; i < argc; ++i) {
     const QString arg = QString::fromLocal8Bit(argv[i]);
     if (arg == QStringLiteral("--dark")) dark = true;
     else if (const QStringList wh = arg.split(QLatin1Char('x')); wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
   }
   QDir().mkpath(out);
   QSettings().clear();
+  if (rankShots) {
+#ifdef GAPSCOPE_SCREENSHOTS_RANKS
+    QDir().mkpath(trace);
+    return gapscope::app::testing::takeRankShots(trace, out, size, dark);
+#else
+    std::fprintf(stderr, "built without bench/ranks: no rank screenshots\n");
+    return 2;
+#endif
+  }
 
   MainWindow w;
   w.resize(size);
   w.show();
   if (dark) pickTheme(w, QStringLiteral("Dark"));
-  save(&w, out, QStringLiteral("welcome.png"));
+  saveGrab(&w, out, QStringLiteral("welcome.png"));
   QElapsedTimer loadClock;
   loadClock.start();
   w.openTrace(trace);
@@ -110,12 +121,12 @@ int main(int argc, char** argv) {
     }
     // A big trace: show the progress bar half way.
     if (!savedProgress && loadClock.elapsed() > 3000 && w.loader()->busy()) {
-      save(&w, out, QStringLiteral("loading.png"));
+      saveGrab(&w, out, QStringLiteral("loading.png"));
       savedProgress = true;
     }
   }
   std::printf("opened in %.2f s\n", static_cast<double>(loadClock.elapsed()) / 1000.0);
-  save(&w, out, QStringLiteral("overview.png"));
+  saveGrab(&w, out, QStringLiteral("overview.png"));
 
   // A kernel selected: its launch call highlighted, linked by the arrow.
   TraceSession* s = w.session();
@@ -128,7 +139,7 @@ int main(int argc, char** argv) {
     w.timeline()->fitRange(from - 20000, t.slices[kernel].end() + 40000);
     s->selectSlice(kernel);
   }
-  save(&w, out, QStringLiteral("selection.png"));
+  saveGrab(&w, out, QStringLiteral("selection.png"));
 
   // The longest device gap, with the CPU work blamed for it.
   std::uint32_t longest = kNoIndex;
@@ -140,10 +151,10 @@ int main(int argc, char** argv) {
     raiseDock(w, QStringLiteral("gapsDock"));
     s->focusGap(longest);
   }
-  save(&w, out, QStringLiteral("gap.png"));
+  saveGrab(&w, out, QStringLiteral("gap.png"));
 
   raiseDock(w, QStringLiteral("chartsDock"));
-  save(&w, out, QStringLiteral("charts.png"));
+  saveGrab(&w, out, QStringLiteral("charts.png"));
 
   // A step picked in the Steps dock: its range selected, the tables follow.
   const auto& steps = s->gaps().steps;
@@ -151,30 +162,30 @@ int main(int argc, char** argv) {
     s->clearSelection();
     raiseDock(w, QStringLiteral("stepsDock"));
     s->selectStep(steps[steps.size() / 2]);
-    save(&w, out, QStringLiteral("steps.png"));
+    saveGrab(&w, out, QStringLiteral("steps.png"));
     raiseDock(w, QStringLiteral("kernelsDock"));
-    save(&w, out, QStringLiteral("range-kernels.png"));
+    saveGrab(&w, out, QStringLiteral("range-kernels.png"));
     s->setRange(std::nullopt);
   }
 
   raiseDock(w, QStringLiteral("issuesDock"));
-  save(&w, out, QStringLiteral("issues.png"));
+  saveGrab(&w, out, QStringLiteral("issues.png"));
 
   raiseDock(w, QStringLiteral("opsDock"));
   s->clearSelection();
   w.timeline()->fitAll();
   s->search(QStringLiteral("layer_norm"));
   s->searchNext();
-  save(&w, out, QStringLiteral("search.png"));
+  saveGrab(&w, out, QStringLiteral("search.png"));
 
   // View > Theme > Dark, as a user would pick it.
   pickTheme(w, QStringLiteral("Dark"));
-  save(&w, out, QStringLiteral("dark.png"));
+  saveGrab(&w, out, QStringLiteral("dark.png"));
   if (!dark) pickTheme(w, QStringLiteral("Light"));
 
   QMessageBox about(QMessageBox::Information, QObject::tr("About gapscope"), aboutText(), QMessageBox::Ok, &w);
   about.show();
-  save(&about, out, QStringLiteral("about.png"));
+  saveGrab(&about, out, QStringLiteral("about.png"));
   about.hide();
 
 #if defined(GAPSCOPE_APP_HAVE_RECORDER) && defined(GAPSCOPE_FAKE_PROGRAM)
@@ -192,7 +203,7 @@ int main(int argc, char** argv) {
     dialog.showProgramPage();
     dialog.setProgram(example);
     dialog.show();
-    save(&dialog, out, QStringLiteral("record-program.png"));
+    saveGrab(&dialog, out, QStringLiteral("record-program.png"));
     dialog.hide();
   }
   gpu::ProgramOptions fake;
@@ -201,7 +212,7 @@ int main(int argc, char** argv) {
   fake.killOnStop = true;
   if (w.recordProgram(fake)) {
     settle(2500);
-    save(&w, out, QStringLiteral("live.png"));
+    saveGrab(&w, out, QStringLiteral("live.png"));
     w.stopRecording();
     while (w.recording()) settle(50);
     QFile::remove(w.session()->loaded().path);
@@ -220,7 +231,7 @@ int main(int argc, char** argv) {
       part.close();
       w.openTrace(cut);
       while (w.loader()->busy()) settle(50);
-      save(&w, out, QStringLiteral("read-error.png"));
+      saveGrab(&w, out, QStringLiteral("read-error.png"));
       QFile::remove(cut);
     }
   }

@@ -30,6 +30,16 @@ void StepsPanel::onTraceChanged() {
   table_->view()->resizeColumnsToContents();
 }
 
+bool StepsPanel::showStep(std::int64_t number) {
+  for (int row = 0; row < model_->rowCount(); ++row) {
+    if (model_->integer(row, "number") != number) continue;
+    table_->selectSourceRow(row);
+    pickStep(row);
+    return true;
+  }
+  return false;
+}
+
 void StepsPanel::pickStep(int row) {
   if (!session_->hasTrace()) return;
   const std::int64_t number = model_->integer(row, "number");

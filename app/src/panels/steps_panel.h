@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <cstdint>
+
 namespace gapscope::app {
 
 class ReportTableModel;
@@ -21,6 +23,9 @@ class StepsPanel : public QWidget {
   TablePanel* table() const { return table_; }
   // What clicking row `row` does.
   void pickStep(int row);
+  // Selects the row of step `number` and picks it, as a click would; false
+  // when the trace has no such step.
+  bool showStep(std::int64_t number);
 
  private:
   void onTraceChanged();

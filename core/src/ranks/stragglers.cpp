@@ -273,7 +273,10 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
   const auto latest = latestStarts(ranks);
   std::vector<WaitByStep> waits;
   for (const auto& r : ranks) waits.push_back(waitsOf(r, latest));
-  for (std::size_t i = 0; i < ranks.size(); ++i) result.ranks.push_back(rankRow(ranks[i], waits[i]));
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    result.ranks.push_back(rankRow(ranks[i], waits[i]));
+    for (const auto& [step, wait] : waits[i]) result.waits.push_back({ranks[i].rank, step, wait});
+  }
   for (std::int64_t number : allStepNumbers(ranks)) result.steps.push_back(stepRow(number, ranks, waits));
   for (const auto& step : result.steps) {
     if (!step.straggling) continue;

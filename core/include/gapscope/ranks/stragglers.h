@@ -73,8 +73,16 @@ struct StragglerCause {
   TimeNs othersWaitedNs = 0;
 };
 
+// One rank's wait in the collectives of one step (steps with collectives only).
+struct RankStepWait {
+  std::int64_t rank = kUnknownRank;
+  std::int64_t step = 0;
+  TimeNs waitNs = 0;
+};
+
 struct RanksAnalysis {
   std::vector<RankRow> ranks;      // by rank
+  std::vector<RankStepWait> waits;  // by rank, then step: the heat map's cells
   std::vector<StepRow> steps;      // by step number
   std::vector<std::int64_t> stragglers;  // most severe first
   std::vector<StragglerCause> causes;    // one per straggler, same order

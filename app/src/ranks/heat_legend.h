@@ -1,0 +1,33 @@
+// The heat map's key, on one line under it: the colour scale from the
+// smallest to the largest value of the chosen metric, and what an outlined
+// cell means.
+#pragma once
+
+#include <QWidget>
+
+namespace gapscope::app {
+
+class HeatLegend : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit HeatLegend(QWidget* parent = nullptr);
+  // The texts at the two ends of the scale.
+  void setRange(const QString& lowest, const QString& highest);
+  QString lowest() const { return lowest_; }
+  QString highest() const { return highest_; }
+
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  QString outlineText() const;
+
+  QString lowest_;
+  QString highest_;
+};
+
+}  // namespace gapscope::app

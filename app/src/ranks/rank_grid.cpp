@@ -1,0 +1,127 @@
+#include "ranks/rank_grid.h"
+
+#include <QObject>
+
+#include <algorithm>
+
+#include "gapscope/format/number.h"
+#include "models/table_format.h"
+
+namespace gapscope::app {
+
+namespace {
+
+enum class MetricUnit { Duration, Percent, Count };
+
+MetricUnit unitOf(RankMetric metric) {
+  switch (metric) {
+    case RankMetric::GpuBusy: return MetricUnit::Percent;
+    case RankMetric::Kernels: return MetricUnit::Count;
+    default: return MetricUnit::Duration;
+  }
+}
+
+}  // namespace
+
+QString metricLabel(RankMetric metric) {
+  switch (metric) {
+    case RankMetric::StepTime: return QObject::tr("step time");
+    case RankMetric::OwnTime: return QObject::tr("own time (step time less collective wait)");
+    case RankMetric::GpuBusy: return QObject::tr("GPU busy");
+    case RankMetric::LaunchOverheadIdle: return QObject::tr("GPU idle by launch overhead");
+    case RankMetric::CollectiveWait: return QObject::tr("collective wait");
+    case RankMetric::CollectiveTransfer: return QObject::tr("collective transfer");
+    case RankMetric::Kernels: return QObject::tr("kernels");
+  }
+  return {};
+}
+
+QString metricText(RankMetric metric, double value) {
+  switch (unitOf(metric)) {
+    case MetricUnit::Duration: return durationText(static_cast<TimeNs>(value));
+    case MetricUnit::Percent: return percentCell(value, false).toString();
+    case MetricUnit::Count: return QString::number(static_cast<qlonglong>(value));
+  }
+  return {};
+}
+
+QString metricExactText(RankMetric metric, double value) {
+  if (unitOf(metric) != MetricUnit::Duration) return metricText(metric, value);
+  const auto ns = static_cast<TimeNs>(value);
+  return QStringLiteral("%1 (%2 µs)").arg(durationText(ns), utf8(format::exactUs(ns)));
+}
+
+RankGrid::RankGrid(std::shared_ptr<const LoadedRanks> ranks) : ranks_(std::move(ranks)) {
+  const ranks::RanksAnalysis& a = ranks_->analysis;
+  for (const auto& r : a.ranks) rankNumbers_.push_back(r.rank);
+  for (const auto& s : a.steps) stepNumbers_.push_back(s.step);
+  cells_.resize(static_cast<std::size_t>(rows()) * static_cast<std::size_t>(columns()));
+  for (int row = 0; row < rows(); ++row) {
+    const ranks::RankTables& t = ranks_->tables[static_cast<std::size_t>(row)];
+    for (const ranks::RankStep& s : t.steps) {
+      auto column = std::lower_bound(stepNumbers_.begin(), stepNumbers_.end(), s.step);
+      if (column == stepNumbers_.end() || *column != s.step) continue;
+      RankCell& c = cells_[static_cast<std::size_t>(row) * stepNumbers_.size() +
+                           static_cast<std::size_t>(column - stepNumbers_.begin())];
+      c.step = &s;
+    }
+  }
+  for (const ranks::RankStepWait& w : a.waits) {
+    const auto row = std::lower_bound(rankNumbers_.begin(), rankNumbers_.end(), w.rank);
+    const auto column = std::lower_bound(stepNumbers_.begin(), stepNumbers_.end(), w.step);
+    if (row == rankNumbers_.end() || *row != w.rank || column == stepNumbers_.end() || *column != w.step) continue;
+    cells_[static_cast<std::size_t>(row - rankNumbers_.begin()) * stepNumbers_.size() +
+           static_cast<std::size_t>(column - stepNumbers_.begin())].waitNs = w.waitNs;
+  }
+  for (std::size_t column = 0; column < a.steps.size(); ++column) {
+    const ranks::StepRow& s = a.steps[column];
+    if (!s.straggling) continue;
+    auto row = std::find(rankNumbers_.begin(), rankNumbers_.end(), s.slowestRank);
+    if (row != rankNumbers_.end()) {
+      cells_[static_cast<std::size_t>(row - rankNumbers_.begin()) * stepNumbers_.size() + column].straggling = true;
+    }
+  }
+}
+
+QString RankGrid::file(int row) const {
+  return QString::fromStdString(ranks_->tables[static_cast<std::size_t>(row)].file);
+}
+
+const RankCell& RankGrid::cell(int row, int column) const {
+  return cells_[static_cast<std::size_t>(row) * stepNumbers_.size() + static_cast<std::size_t>(column)];
+}
+
+std::optional<double> RankGrid::value(RankMetric metric, int row, int column) const {
+  const RankCell& c = cell(row, column);
+  if (!c.step) return std::nullopt;
+  const ranks::RankStep& s = *c.step;
+  switch (metric) {
+    case RankMetric::StepTime: return static_cast<double>(s.timeNs);
+    case RankMetric::OwnTime: return static_cast<double>(std::max<TimeNs>(0, s.timeNs - c.waitNs));
+    case RankMetric::GpuBusy:
+      if (s.activeNs <= 0) return std::nullopt;
+      return 100.0 * static_cast<double>(s.busyNs) / static_cast<double>(s.activeNs);
+    case RankMetric::LaunchOverheadIdle: return static_cast<double>(s.idle[analysis::GapCause::LaunchOverhead]);
+    case RankMetric::CollectiveWait: return static_cast<double>(c.waitNs);
+    case RankMetric::CollectiveTransfer: return static_cast<double>(s.collectiveNs - c.waitNs);
+    case RankMetric::Kernels: return static_cast<double>(s.kernels);
+  }
+  return std::nullopt;
+}
+
+std::pair<double, double> RankGrid::range(RankMetric metric) const {
+  bool any = false;
+  double lo = 0, hi = 0;
+  for (int row = 0; row < rows(); ++row) {
+    for (int column = 0; column < columns(); ++column) {
+      const auto v = value(metric, row, column);
+      if (!v) continue;
+      lo = any ? std::min(lo, *v) : *v;
+      hi = any ? std::max(hi, *v) : *v;
+      any = true;
+    }
+  }
+  return {lo, hi};
+}
+
+}  // namespace gapscope::app

@@ -1,0 +1,16 @@
+// The Ranks window's screenshots (gapscope_screenshots --ranks): see
+// rank_screenshots.cpp.
+#pragma once
+
+#include <QSize>
+#include <QString>
+
+namespace gapscope::app::testing {
+
+// Opens the rank set in `rankDir` (written there first, 8 ranks with two
+// planted stragglers, when it holds no trace) through the main window and
+// saves ranks.png, ranks-wait.png, ranks-step.png and ranks-compare.png
+// into `out`. Returns the exit status.
+int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool dark);
+
+}  // namespace gapscope::app::testing
