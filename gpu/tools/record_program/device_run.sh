@@ -218,6 +218,8 @@ case "${1:-proof}" in
   signals) build; compile_program; signals ;;
   steps) log "per-step figures over repeated runs (MLP, 20 steps, 5 runs each way)"
          run timeout 560 python3 "$HERE/steps_repeated.py" "$CLI" 20 5 "$W" ;;
+  steps-large) build; log "per-step figures over repeated runs (MLP on 8192 rows, compute-bound, 20 steps, 5 runs each way)"
+         run timeout 500 python3 "$HERE/steps_repeated.py" "$CLI" 20 5 "$W" mlp-large ;;
   overhead) overhead both ;;
   overhead-launch) overhead launch ;;
   overhead-compute) overhead compute ;;

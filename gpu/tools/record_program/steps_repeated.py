@@ -26,8 +26,9 @@ def gaps_json(cli, trace, out):
 
 def main():
     cli, steps, runs, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    mode = sys.argv[5] if len(sys.argv) > 5 else "mlp"
     here = os.path.dirname(os.path.abspath(__file__))
-    prog = ["python3", os.path.join(here, "torch_steps.py"), "--mode", "mlp", "--steps", str(steps)]
+    prog = ["python3", os.path.join(here, "torch_steps.py"), "--mode", mode, "--steps", str(steps)]
     ways = {
         "gapscope, operators": lambda t: [cli, "record", "--torch-ops", "-o", t, "--"] + prog,
         "gapscope, no operators": lambda t: [cli, "record", "--no-torch-ops", "-o", t, "--"] + prog,
@@ -42,7 +43,7 @@ def main():
     torch = results["torch.profiler"]
     t_step = statistics.median(r["median_step_us"] for r in torch)
     t_busy = statistics.median(r["busy_pct"] for r in torch)
-    print(f"MLP, {steps} steps, {runs} runs each, interleaved; medians over runs of each run's median step")
+    print(f"{mode}, {steps} steps, {runs} runs each, interleaved; medians over runs of each run's median step")
     print(f"  {'way':24s} {'step time':>10s} {'ratio':>6s} {'busy share':>10s} {'diff':>7s}  kernels/step   per-run step times (us)")
     for name, rs in results.items():
         step = statistics.median(r["median_step_us"] for r in rs)
