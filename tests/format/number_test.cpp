@@ -85,6 +85,7 @@ TEST(FormatBytes, BinaryUnitsWithOneDecimal) {
   const std::pair<std::int64_t, const char*> cases[] = {
       {0, "0 B"},
       {-5, "-5 B"},
+      {-2'097'152, "-2.0 MiB"},
       {1023, "1023 B"},
       {1024, "1.0 KiB"},
       {49'152, "48.0 KiB"},

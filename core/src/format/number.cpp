@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "format/detail.h"
 
@@ -39,6 +40,8 @@ std::string exactUs(TimeNs ns) {
 double usNumber(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
 
 std::string formatBytes(std::int64_t bytes) {
+  // Negative sizes (a net change of memory) read like positive ones.
+  if (bytes < 0 && bytes > std::numeric_limits<std::int64_t>::min()) return "-" + formatBytes(-bytes);
   if (bytes < 1024) return std::to_string(bytes) + " B";
   static const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(bytes);

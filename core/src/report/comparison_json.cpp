@@ -13,7 +13,7 @@ namespace {
 using json = nlohmann::ordered_json;  // fields in the documented order
 using compare::Comparison;
 
-constexpr int kFormatVersion = 1;
+constexpr int kComparisonFormatVersion = 1;
 
 double round3(double v) { return std::isfinite(v) ? std::round(v * 1000.0) / 1000.0 : 0.0; }
 
@@ -90,7 +90,7 @@ json opJson(const compare::OpDelta& o) {
 
 std::string renderComparisonJson(const Comparison& c, std::size_t rowLimit) {
   json j;
-  j["format_version"] = kFormatVersion;
+  j["format_version"] = kComparisonFormatVersion;
   j["runs"] = json::array({runJson(c.runs[0]), runJson(c.runs[1])});
   j["speedup"] = round3(c.speedup);
   j["verdict"] = c.verdict;

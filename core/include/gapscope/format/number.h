@@ -31,7 +31,7 @@ std::string exactUs(TimeNs ns);
 // form (what JSON writers print) is the exact decimal for |ns| < 2^53.
 double usNumber(TimeNs ns);
 
-// "512 B", "48.0 KiB", "139.8 GiB": binary units, one decimal.
+// "512 B", "48.0 KiB", "139.8 GiB", "-2.0 MiB": binary units, one decimal.
 std::string formatBytes(std::int64_t bytes);
 
 // Up to `decimals` decimals, trailing zeros dropped; "0" for NaN, the
