@@ -188,7 +188,7 @@ TEST_F(RanksWindowTest, ClickingACellAsksForThatRanksFileAndStep) {
 TEST_F(RanksWindowTest, TheMetricChoiceRecoloursAndTheLegendShowsItsRange) {
   ASSERT_TRUE(open({rankDirectory()}));
   w().setMetric(RankMetric::CollectiveWait);
-  EXPECT_EQ(w().heatMap()->metric(), RankMetric::CollectiveWait);
+  EXPECT_EQ(w().heatMap()->currentMetric(), RankMetric::CollectiveWait);
   const auto [lo, hi] = grid().range(RankMetric::CollectiveWait);
   EXPECT_EQ(lo, 0.0);  // the last rank to arrive waits for nobody
   EXPECT_EQ(w().legend()->lowest(), durationText(0));

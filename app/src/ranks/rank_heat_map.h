@@ -30,7 +30,7 @@ class RankHeatMap : public QWidget {
   void setGrid(RankGrid grid);
   const RankGrid& grid() const { return grid_; }
   void setMetric(RankMetric metric);
-  RankMetric metric() const { return metric_; }
+  RankMetric currentMetric() const { return metric_; }
   // Shown instead of the map while there is no grid ("Reading ranks…").
   void setPlaceholder(const QString& text);
 

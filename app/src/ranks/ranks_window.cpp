@@ -262,7 +262,7 @@ void RanksWindow::setMetric(RankMetric metric) {
 
 void RanksWindow::updateLegend() {
   const auto [lo, hi] = heatMap_->scale();
-  legend_->setRange(metricText(heatMap_->metric(), lo), metricText(heatMap_->metric(), hi));
+  legend_->setRange(metricText(heatMap_->currentMetric(), lo), metricText(heatMap_->currentMetric(), hi));
 }
 
 QList<int> RanksWindow::selectedRows() const {
@@ -310,7 +310,8 @@ bool RanksWindow::compareWithMedian(int row, int column) {
 void RanksWindow::showCellMenu(const QPoint& pos) {
   const auto cell = heatMap_->cellAt(pos);
   if (!cell || !heatMap_->grid().cell(cell->first, cell->second).step) return;
-  const auto [row, column] = *cell;
+  const int row = cell->first;
+  const int column = cell->second;
   const RankGrid& grid = heatMap_->grid();
   const std::int64_t rank = grid.rankNumber(row), step = grid.stepNumber(column);
   QMenu menu(this);
