@@ -140,12 +140,23 @@ class AgainstCliOnRealDdp(unittest.TestCase):
     slowed by 30 ms of CPU work in steps 5 and 12. Both paths agree and name
     rank 1 in those steps."""
 
+    @classmethod
+    def setUpClass(cls):
+        # One cluster for both sets, reached as an existing scheduler is
+        # (--scheduler): that path is tested too, and the cluster starts once.
+        from distributed import LocalCluster
+        cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.close()
+
     def check(self, folder):
         data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "h100-ddp", folder)
         cli = run([CLI, "ranks", data, "--format", "json"]).stdout.decode()
         env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        dask = run([sys.executable, "-m", "gapscope_dask", "--workers", "2", "--cli", CLI, "--format", "json", data],
-                   env=env).stdout.decode()
+        dask = run([sys.executable, "-m", "gapscope_dask", "--scheduler", self.cluster.scheduler_address, "--cli", CLI,
+                    "--format", "json", data], env=env).stdout.decode()
         self.assertEqual(dask, cli)  # byte for byte
         doc = json.loads(cli)
         self.assertEqual([r["rank"] for r in doc["ranks"]], [0, 1])
