@@ -440,9 +440,11 @@ class Converter {
     }
   }
 
+  // One lane per thread CUPTI spent the time on: buffer requests of two
+  // threads overlap, and one lane for all showed them as broken nesting.
   void addOverheads() {
     for (const auto& o : r_.overheads)
-      b_.addComplete(slice(num(kOverheadPid), num(0), o.start, o.end, o.name, cat_.overhead));
+      b_.addComplete(slice(num(kOverheadPid), num(o.threadId), o.start, o.end, o.name, cat_.overhead));
   }
 
   void addFlows() {

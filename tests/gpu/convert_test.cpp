@@ -149,6 +149,19 @@ TEST(ConvertRecords, ContextSyncWithoutCallGoesToItsOwnLane) {
   EXPECT_EQ(t.minTime(), 0);
 }
 
+TEST(ConvertRecords, CuptiOverheadOfTwoThreadsOverlapsWithoutBreakingNesting) {
+  RecordSet r;
+  r.processId = 1;
+  r.kernels.push_back(fixture::kernel("k", 0, 1000, 3));
+  r.overheads.push_back(OverheadRecord{"Activity Buffer Request", fixture::kAnchor + 100, fixture::kAnchor + 700, 11});
+  r.overheads.push_back(OverheadRecord{"Activity Buffer Request", fixture::kAnchor + 150, fixture::kAnchor + 740, 12});
+  Trace t = convertToTrace(r);
+  EXPECT_EQ(t.issues.find("overlap_spilled"), nullptr);
+  int overheadSlices = 0;
+  for (const auto& s : t.slices) overheadSlices += t.str(s.category) == "overhead";
+  EXPECT_EQ(overheadSlices, 2);
+}
+
 TEST(ConvertRecords, PerStepCounts) {
   Trace t = convertToTrace(fixture::twoSteps());
   auto steps = countPerStep(t, analysis::computeGpuBusy(t));
