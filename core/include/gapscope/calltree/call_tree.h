@@ -1,0 +1,70 @@
+// The call tree of each CPU thread: the model's CPU nesting (Slice::parent)
+// with slices merged by their path of names from the root, as a flame graph
+// merges identical stacks. Each node carries the CPU time of its calls, the
+// device time of the GPU work launched inside it, its kernel launch calls and
+// the launch-overhead idle time charged to it. docs/calltree.md holds every
+// definition and the output formats of `gapscope-cli tree`.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/model/trace.h"
+#include "gapscope/model/types.h"
+
+namespace gapscope::calltree {
+
+// One figure of a node, counted over the node alone (self) and over the
+// node and everything below it (total).
+struct Figure {
+  std::int64_t self = 0;
+  std::int64_t total = 0;
+};
+
+enum class Metric : std::uint8_t {
+  Cpu,       // ns of the node's slices (self: not inside a child slice)
+  Device,    // ns of kernels, memcpys and memsets launched by its calls
+  Launches,  // kernel launch calls (runtime, driver and graph launches)
+  Idle,      // ns of device launch-overhead gaps ended by its launches
+};
+// "cpu", "device", "launches", "idle" (the CLI's --metric values).
+const char* metricName(Metric metric);
+// True and sets `metric` for one of the names above.
+bool metricForName(std::string_view name, Metric* metric);
+
+struct CallNode {
+  StringId name = kEmptyString;
+  std::uint32_t parent = kNoIndex;  // index into CallTree::nodes; kNoIndex for a root
+  std::uint32_t thread = 0;         // index into CallTree::threads
+  std::uint16_t depth = 0;          // 0 for roots
+  std::uint64_t calls = 0;          // slices merged into this node
+  Figure cpuNs;
+  Figure deviceNs;
+  Figure launches;
+  Figure idleNs;
+  std::vector<std::uint32_t> children;  // in order of their first call
+
+  const Figure& figure(Metric metric) const;
+};
+
+// One CPU thread track that holds CPU work (a cpu_op, user_annotation,
+// python_function, cuda_runtime or cuda_driver slice).
+struct ThreadCalls {
+  std::uint32_t track = kNoIndex;
+  std::vector<std::uint32_t> roots;  // in order of their first call
+  Figure totals(const std::vector<CallNode>& nodes, Metric metric) const;
+};
+
+struct CallTree {
+  std::vector<CallNode> nodes;  // parents before their children
+  std::vector<ThreadCalls> threads;  // in track order
+};
+
+// Builds every thread's tree. `gaps` is the trace's gap analysis (its listed
+// device gaps of cause launch_overhead are charged to the node of the launch
+// call that ended them). O(n log n) in the slices and gaps.
+CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps);
+
+}  // namespace gapscope::calltree

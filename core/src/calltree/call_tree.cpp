@@ -1,0 +1,51 @@
+#include "gapscope/calltree/call_tree.h"
+
+#include <array>
+
+#include "calltree/call_tree_detail.h"
+#include "gapscope/model/time_limits.h"
+
+namespace gapscope::calltree {
+namespace {
+
+constexpr std::array<const char*, 4> kMetricNames = {"cpu", "device", "launches", "idle"};
+
+}  // namespace
+
+const char* metricName(Metric metric) { return kMetricNames[static_cast<std::size_t>(metric)]; }
+
+bool metricForName(std::string_view name, Metric* metric) {
+  for (std::size_t i = 0; i < kMetricNames.size(); ++i) {
+    if (name != kMetricNames[i]) continue;
+    *metric = static_cast<Metric>(i);
+    return true;
+  }
+  return false;
+}
+
+const Figure& CallNode::figure(Metric metric) const {
+  switch (metric) {
+    case Metric::Cpu: return cpuNs;
+    case Metric::Device: return deviceNs;
+    case Metric::Launches: return launches;
+    case Metric::Idle: return idleNs;
+  }
+  return cpuNs;
+}
+
+Figure ThreadCalls::totals(const std::vector<CallNode>& nodes, Metric metric) const {
+  Figure sum;
+  for (std::uint32_t r : roots) {
+    sum.self = addSaturating(sum.self, nodes[r].figure(metric).self);
+    sum.total = addSaturating(sum.total, nodes[r].figure(metric).total);
+  }
+  return sum;
+}
+
+CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps) {
+  detail::NodesOfSlices nodes = detail::buildNodes(trace);
+  detail::chargeLaunchedWork(trace, gaps, nodes);
+  return std::move(nodes.tree);
+}
+
+}  // namespace gapscope::calltree

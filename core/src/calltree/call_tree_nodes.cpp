@@ -1,0 +1,114 @@
+// The nodes of the call tree: each CPU thread's slices merged by their path
+// of names, with calls and CPU total / self time.
+#include <algorithm>
+#include <unordered_map>
+
+#include "calltree/call_tree_detail.h"
+#include "gapscope/model/time_limits.h"
+
+namespace gapscope::calltree::detail {
+namespace {
+
+bool isCpuWork(SliceKind kind) {
+  return kind == SliceKind::CpuOp || kind == SliceKind::UserAnnotation || kind == SliceKind::PythonFunction ||
+         kind == SliceKind::CudaRuntime || kind == SliceKind::CudaDriver;
+}
+
+// Threads without CPU work (Kineto's "PyTorch Profiler" session span on pid
+// "Spans") would only add a root that is no call.
+bool holdsCpuWork(const Trace& trace, const Track& track) {
+  if (track.kind != TrackKind::CpuThread) return false;
+  return std::any_of(trace.trackBegin(track), trace.trackEnd(track),
+                     [](const Slice& s) { return isCpuWork(s.kind); });
+}
+
+// Time of `child` inside `parent`: a spilled child need not lie inside whole.
+TimeNs overlapNs(const Slice& child, const Slice& parent) {
+  return std::max<TimeNs>(0, std::min(child.end(), parent.end()) - std::max(child.start, parent.start));
+}
+
+// Merges one thread's slices into nodes keyed by (parent node, name).
+class ThreadMerger {
+ public:
+  ThreadMerger(const Trace& trace, std::uint32_t threadIndex, NodesOfSlices& out)
+      : trace_(trace), thread_(threadIndex), out_(out) {}
+
+  // The node of slice `i`, creating it (and its ancestors' nodes) on first use.
+  std::uint32_t nodeOf(std::uint32_t i) {
+    pending_.clear();
+    for (std::uint32_t s = i; s != kNoIndex && out_.nodeOfSlice[s] == kNoIndex; s = trace_.slices[s].parent) {
+      pending_.push_back(s);
+    }
+    for (auto it = pending_.rbegin(); it != pending_.rend(); ++it) assign(*it);
+    return out_.nodeOfSlice[i];
+  }
+
+ private:
+  void assign(std::uint32_t slice) {
+    const Slice& s = trace_.slices[slice];
+    const std::uint32_t parentNode = s.parent == kNoIndex ? kNoIndex : out_.nodeOfSlice[s.parent];
+    const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | s.name;
+    auto [it, added] = children_.try_emplace(key, static_cast<std::uint32_t>(out_.tree.nodes.size()));
+    if (added) addNode(s.name, parentNode);
+    out_.nodeOfSlice[slice] = it->second;
+  }
+
+  void addNode(StringId name, std::uint32_t parentNode) {
+    CallTree& tree = out_.tree;
+    const auto id = static_cast<std::uint32_t>(tree.nodes.size());
+    CallNode node;
+    node.name = name;
+    node.parent = parentNode;
+    node.thread = thread_;
+    if (parentNode == kNoIndex) {
+      tree.threads[thread_].roots.push_back(id);
+    } else {
+      node.depth = static_cast<std::uint16_t>(tree.nodes[parentNode].depth + 1);
+      tree.nodes[parentNode].children.push_back(id);
+    }
+    tree.nodes.push_back(std::move(node));
+  }
+
+  const Trace& trace_;
+  std::uint32_t thread_;
+  NodesOfSlices& out_;
+  std::unordered_map<std::uint64_t, std::uint32_t> children_;
+  std::vector<std::uint32_t> pending_;  // slices still without a node, innermost first
+};
+
+void addCpuTimes(const Trace& trace, const Track& track, NodesOfSlices& out) {
+  // Per slice of the track: time covered by its child slices.
+  std::vector<TimeNs> childNs(track.sliceCount, 0);
+  for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
+    const Slice& s = trace.slices[i];
+    if (s.parent == kNoIndex) continue;
+    TimeNs& covered = childNs[s.parent - track.firstSlice];
+    covered = addSaturating(covered, overlapNs(s, trace.slices[s.parent]));
+  }
+  for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
+    const Slice& s = trace.slices[i];
+    CallNode& node = out.tree.nodes[out.nodeOfSlice[i]];
+    node.calls += 1;
+    node.cpuNs.total = addSaturating(node.cpuNs.total, s.dur);
+    node.cpuNs.self = addSaturating(node.cpuNs.self, std::max<TimeNs>(0, s.dur - childNs[i - track.firstSlice]));
+  }
+}
+
+}  // namespace
+
+NodesOfSlices buildNodes(const Trace& trace) {
+  NodesOfSlices out;
+  out.nodeOfSlice.assign(trace.slices.size(), kNoIndex);
+  for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& track = trace.tracks[t];
+    if (!holdsCpuWork(trace, track)) continue;
+    const auto threadIndex = static_cast<std::uint32_t>(out.tree.threads.size());
+    out.tree.threads.push_back(ThreadCalls{t, {}});
+    ThreadMerger merger(trace, threadIndex, out);
+    for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) merger.nodeOf(i);
+    addCpuTimes(trace, track, out);
+  }
+  return out;
+}
+
+}  // namespace gapscope::calltree::detail

@@ -1,0 +1,135 @@
+// The call tree (gapscope/calltree) on a small trace whose tree is known:
+// nested ops, a kernel launched from a nested op, a graph launch of three
+// kernels and a launch-overhead gap, every figure asserted exactly.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gapscope/analysis/gaps.h"
+#include "gapscope/calltree/call_tree.h"
+#include "trace_maker.h"
+
+namespace gapscope::calltree {
+namespace {
+
+using testing::TraceMaker;
+
+// Thread 1:  step [0, 10000)
+//              outer [1000, 6000)
+//                inner [2000, 4000)
+//                  cudaLaunchKernel [2500, 3000)  -> k1 [3200, 5200)
+//              outer [6500, 9000)
+//                cudaGraphLaunch [7000, 7500)     -> g1, g2, g3 [8000, 8600)
+// Thread 2:  other [0, 500)
+// The device is idle over [5200, 8000): the graph launch began after the
+// queue ran dry, so the 2800 ns gap is launch overhead.
+Trace knownTrace() {
+  TraceMaker m;
+  m.cpu("step", "user_annotation", 0, 10000);
+  m.cpu("outer", "cpu_op", 1000, 5000);
+  m.cpu("inner", "cpu_op", 2000, 2000);
+  m.launch(2500, 500, 1);
+  m.cpu("outer", "cpu_op", 6500, 2500);
+  m.cpu("cudaGraphLaunch", "cuda_runtime", 7000, 500, 2);
+  m.cpu("other", "cpu_op", 0, 500, kNoCorrelation, 2);
+  m.kernel("k1", 3200, 2000, 1);
+  m.kernel("g1", 8000, 100, 2);
+  m.kernel("g2", 8100, 200, 2);
+  m.kernel("g3", 8300, 300, 2);
+  return m.finish();
+}
+
+// The node at the end of a path of names from a root of `thread`.
+const CallNode* nodeAt(const Trace& trace, const CallTree& tree, std::size_t thread,
+                       const std::vector<std::string>& path) {
+  const std::vector<std::uint32_t>* level = &tree.threads.at(thread).roots;
+  const CallNode* found = nullptr;
+  for (const std::string& name : path) {
+    found = nullptr;
+    for (std::uint32_t id : *level) {
+      if (trace.str(tree.nodes[id].name) == name) found = &tree.nodes[id];
+    }
+    if (!found) return nullptr;
+    level = &found->children;
+  }
+  return found;
+}
+
+struct Expected {
+  std::uint64_t calls;
+  Figure cpu, device, launches, idle;
+};
+
+void expectNode(const CallNode* n, const Expected& e, const std::string& what) {
+  ASSERT_NE(n, nullptr) << what;
+  EXPECT_EQ(n->calls, e.calls) << what;
+  EXPECT_EQ(n->cpuNs.total, e.cpu.total) << what;
+  EXPECT_EQ(n->cpuNs.self, e.cpu.self) << what;
+  EXPECT_EQ(n->deviceNs.total, e.device.total) << what;
+  EXPECT_EQ(n->deviceNs.self, e.device.self) << what;
+  EXPECT_EQ(n->launches.total, e.launches.total) << what;
+  EXPECT_EQ(n->launches.self, e.launches.self) << what;
+  EXPECT_EQ(n->idleNs.total, e.idle.total) << what;
+  EXPECT_EQ(n->idleNs.self, e.idle.self) << what;
+}
+
+TEST(CallTree, KnownTreeHasExactFigures) {
+  const Trace trace = knownTrace();
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace));
+  ASSERT_EQ(tree.threads.size(), 2u);
+  ASSERT_EQ(tree.threads[0].roots.size(), 1u);
+  // Figures: {self, total}.
+  expectNode(nodeAt(trace, tree, 0, {"step"}), {1, {2500, 10000}, {0, 2600}, {0, 2}, {0, 2800}}, "step");
+  expectNode(nodeAt(trace, tree, 0, {"step", "outer"}), {2, {5000, 7500}, {0, 2600}, {0, 2}, {0, 2800}}, "outer");
+  expectNode(nodeAt(trace, tree, 0, {"step", "outer", "inner"}), {1, {1500, 2000}, {0, 2000}, {0, 1}, {0, 0}},
+             "inner");
+  expectNode(nodeAt(trace, tree, 0, {"step", "outer", "inner", "cudaLaunchKernel"}),
+             {1, {500, 500}, {2000, 2000}, {1, 1}, {0, 0}}, "cudaLaunchKernel");
+  // One graph launch, three kernels; the device gap counts once (not again
+  // for the stream gap it coincides with).
+  expectNode(nodeAt(trace, tree, 0, {"step", "outer", "cudaGraphLaunch"}),
+             {1, {500, 500}, {600, 600}, {1, 1}, {2800, 2800}}, "cudaGraphLaunch");
+  expectNode(nodeAt(trace, tree, 1, {"other"}), {1, {500, 500}, {0, 0}, {0, 0}, {0, 0}}, "other");
+}
+
+TEST(CallTree, NodesComeParentsFirstWithDepths) {
+  const Trace trace = knownTrace();
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace));
+  ASSERT_EQ(tree.nodes.size(), 6u);  // step, outer, inner, cudaLaunchKernel, cudaGraphLaunch, other
+  for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
+    const CallNode& n = tree.nodes[i];
+    if (n.parent == kNoIndex) {
+      EXPECT_EQ(n.depth, 0u);
+      continue;
+    }
+    EXPECT_LT(n.parent, i);
+    EXPECT_EQ(n.depth, tree.nodes[n.parent].depth + 1);
+    EXPECT_EQ(n.thread, tree.nodes[n.parent].thread);
+  }
+  EXPECT_EQ(tree.threads[0].totals(tree.nodes, Metric::Cpu).total, 10000);
+  EXPECT_EQ(tree.threads[0].totals(tree.nodes, Metric::Device).total, 2600);
+}
+
+TEST(CallTree, GpuWorkWithoutALaunchIsNotCharged) {
+  TraceMaker m;
+  m.cpu("op", "cpu_op", 0, 1000);
+  m.kernel("orphan", 2000, 500, 99);  // no launch call with correlation 99
+  const Trace trace = m.finish();
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace));
+  ASSERT_EQ(tree.nodes.size(), 1u);
+  EXPECT_EQ(tree.nodes[0].deviceNs.total, 0);
+}
+
+TEST(CallTree, MetricNamesRoundTrip) {
+  for (Metric m : {Metric::Cpu, Metric::Device, Metric::Launches, Metric::Idle}) {
+    Metric back = Metric::Cpu;
+    ASSERT_TRUE(metricForName(metricName(m), &back));
+    EXPECT_EQ(back, m);
+  }
+  Metric unused = Metric::Cpu;
+  EXPECT_FALSE(metricForName("gpu", &unused));
+}
+
+}  // namespace
+}  // namespace gapscope::calltree
