@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace gapscope::ranks {
@@ -13,13 +15,8 @@ using analysis::GapCause;
 using analysis::kGapCauseCount;
 using CollectiveKey = std::pair<std::int64_t, std::uint32_t>;  // (step, index)
 
-// The lower median, as everywhere in gapscope (analysis::distributionOf).
-TimeNs lowerMedian(std::vector<TimeNs> values) {
-  if (values.empty()) return 0;
-  const std::size_t mid = (values.size() - 1) / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  return values[mid];
-}
+// The lower median: analysis::distributionOf's, gapscope's one definition.
+TimeNs lowerMedian(const std::vector<TimeNs>& values) { return analysis::distributionOf(values).median; }
 
 std::string millis(TimeNs ns) {
   char buf[64];
@@ -170,11 +167,16 @@ analysis::IdleByCause extraIdle(const RankTables& straggler, std::int64_t step, 
 }
 
 void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ranks, StragglerCause& cause) {
+  // Each rank's totals by name, looked up once per name rather than scanned.
+  std::vector<std::unordered_map<std::string_view, TimeNs>> totalsByRank(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    for (const auto& k : ranks[i].kernels) totalsByRank[i].emplace(k.name, k.totalNs);
+  }
   for (const auto& k : straggler.kernels) {
     std::vector<TimeNs> totals;
-    for (const auto& r : ranks) {
-      auto it = std::find_if(r.kernels.begin(), r.kernels.end(), [&](const RankKernel& o) { return o.name == k.name; });
-      totals.push_back(it == r.kernels.end() ? 0 : it->totalNs);
+    for (const auto& byName : totalsByRank) {
+      auto it = byName.find(k.name);
+      totals.push_back(it == byName.end() ? 0 : it->second);
     }
     const TimeNs extra = k.totalNs - lowerMedian(totals);
     if (extra > cause.slowerKernelExtraNs || (extra == cause.slowerKernelExtraNs && extra > 0 && k.name < cause.slowerKernel)) {
