@@ -121,6 +121,84 @@ TEST(CallTree, GpuWorkWithoutALaunchIsNotCharged) {
   EXPECT_EQ(tree.nodes[0].deviceNs.total, 0);
 }
 
+// A range holds the second outer call and its graph launch only: the step
+// (started before) stays as their path with no call of its own, the first
+// outer call, inner and thread 2 are left out.
+TEST(CallTree, RangeCountsTheCallsStartingInsideIt) {
+  const Trace trace = knownTrace();
+  CallTreeOptions options;
+  options.range = TimeRange{6000, 10000};
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace), options);
+  ASSERT_EQ(tree.nodes.size(), 3u);  // step, outer, cudaGraphLaunch
+  EXPECT_TRUE(tree.threads[1].roots.empty());
+  expectNode(nodeAt(trace, tree, 0, {"step"}), {0, {0, 0}, {0, 600}, {0, 1}, {0, 2800}}, "step");
+  expectNode(nodeAt(trace, tree, 0, {"step", "outer"}), {1, {2000, 2500}, {0, 600}, {0, 1}, {0, 2800}}, "outer");
+  expectNode(nodeAt(trace, tree, 0, {"step", "outer", "cudaGraphLaunch"}),
+             {1, {500, 500}, {600, 600}, {1, 1}, {2800, 2800}}, "cudaGraphLaunch");
+  EXPECT_EQ(nodeAt(trace, tree, 0, {"step", "outer", "inner"}), nullptr);
+  // The outer node holds the second outer slice only (index 4 in the maker's order).
+  const std::uint32_t outer = tree.nodes[tree.threads[0].roots[0]].children[0];
+  const std::vector<std::uint32_t> slices = tree.slicesOf(outer);
+  ASSERT_EQ(slices.size(), 1u);
+  EXPECT_EQ(trace.slices[slices[0]].start, 6500);
+  for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
+    if (tree.nodes[i].parent != kNoIndex) EXPECT_LT(tree.nodes[i].parent, i);
+  }
+}
+
+TEST(CallTree, SlicesOfANodeAreItsMergedCalls) {
+  const Trace trace = knownTrace();
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace));
+  const std::uint32_t outer = tree.nodes[tree.threads[0].roots[0]].children[0];
+  const std::vector<std::uint32_t> slices = tree.slicesOf(outer);
+  ASSERT_EQ(slices.size(), 2u);
+  EXPECT_EQ(trace.slices[slices[0]].start, 1000);
+  EXPECT_EQ(trace.slices[slices[1]].start, 6500);
+}
+
+// Bottom-up: each frame by name, its callers below it; self figures summed
+// over the stacks it ends, totals of the frames no same-named frame encloses.
+TEST(CallTree, BottomUpCarriesEachFrameUpItsCallers) {
+  const Trace trace = knownTrace();
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace));
+  const BottomUpTree bu = buildBottomUp(tree);
+  EXPECT_EQ(bu.tree.threads[0].roots.size(), 5u);  // step, outer, inner, both launches
+  expectNode(nodeAt(trace, bu.tree, 0, {"outer"}), {2, {5000, 7500}, {0, 2600}, {0, 2}, {0, 2800}}, "outer");
+  expectNode(nodeAt(trace, bu.tree, 0, {"outer", "step"}), {2, {5000, 7500}, {0, 2600}, {0, 2}, {0, 2800}},
+             "outer <- step");
+  expectNode(nodeAt(trace, bu.tree, 0, {"cudaLaunchKernel", "inner", "outer", "step"}),
+             {1, {500, 500}, {2000, 2000}, {1, 1}, {0, 0}}, "cudaLaunchKernel <- inner <- outer <- step");
+  expectNode(nodeAt(trace, bu.tree, 0, {"cudaGraphLaunch", "outer"}),
+             {1, {500, 500}, {600, 600}, {1, 1}, {2800, 2800}}, "cudaGraphLaunch <- outer");
+  // Origins: the top-down node a bottom-up node stands for.
+  const std::uint32_t graphRoot = [&] {
+    for (std::uint32_t r : bu.tree.threads[0].roots) {
+      if (trace.str(bu.tree.nodes[r].name) == "cudaGraphLaunch") return r;
+    }
+    return kNoIndex;
+  }();
+  ASSERT_NE(graphRoot, kNoIndex);
+  const std::vector<std::uint32_t> origins = bu.origins(graphRoot);
+  ASSERT_EQ(origins.size(), 1u);
+  EXPECT_EQ(trace.str(tree.nodes[origins[0]].name), "cudaGraphLaunch");
+  EXPECT_EQ(tree.nodes[origins[0]].deviceNs.self, 600);
+}
+
+// f calls f: the bottom-up root f sums both selves but counts the outer
+// total only (the inner one is inside it); "f called by f" is the inner
+// call alone.
+TEST(CallTree, BottomUpCountsRecursionOnce) {
+  TraceMaker m;
+  m.cpu("f", "cpu_op", 0, 1000);
+  m.cpu("f", "cpu_op", 100, 500);
+  m.cpu("g", "cpu_op", 200, 100);
+  const Trace trace = m.finish();
+  const BottomUpTree bu = buildBottomUp(buildCallTree(trace, analysis::analyzeGaps(trace)));
+  expectNode(nodeAt(trace, bu.tree, 0, {"f"}), {2, {900, 1000}, {}, {}, {}}, "f");
+  expectNode(nodeAt(trace, bu.tree, 0, {"f", "f"}), {1, {400, 500}, {}, {}, {}}, "f <- f");
+  expectNode(nodeAt(trace, bu.tree, 0, {"g", "f", "f"}), {1, {100, 100}, {}, {}, {}}, "g <- f <- f");
+}
+
 TEST(CallTree, MetricNamesRoundTrip) {
   for (Metric m : {Metric::Cpu, Metric::Device, Metric::Launches, Metric::Idle}) {
     Metric back = Metric::Cpu;

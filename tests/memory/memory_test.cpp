@@ -67,6 +67,51 @@ TEST(Memory, PeakLeaksAndUnmatchedFreesAsStated) {
   EXPECT_EQ(cpu.byOp[0].peakIncrement, 16);
 }
 
+// The range [130 us, 320 us) holds four GPU events and no CPU one: the
+// analysis of those alone, 0x3000 never freed within it, the free of
+// 0x9000 (allocated before the trace) unmatched.
+TEST(Memory, RangeAnalysesTheEventsInsideIt) {
+  const Trace trace = testing::peakLeakNestedTrace().trace();
+  MemoryOptions options;
+  options.range = TimeRange{130'000, 320'000};
+  const MemoryAnalysis m = analyzeMemory(trace, options);
+  EXPECT_EQ(m.events, 4u);
+  ASSERT_EQ(m.devices.size(), 1u);
+  const DeviceMemory& gpu = m.devices[0];
+  EXPECT_EQ(gpu.device, 0);
+  EXPECT_EQ(gpu.peakAllocated, 1500);
+  EXPECT_EQ(gpu.peakAllocatedTs, 130'250);
+  EXPECT_EQ(gpu.allocated.count, 2u);
+  EXPECT_EQ(gpu.allocated.bytes, 450);
+  EXPECT_EQ(gpu.freed.count, 2u);
+  EXPECT_EQ(gpu.freed.bytes, 700);
+  EXPECT_EQ(gpu.neverFreed.count, 1u);
+  EXPECT_EQ(gpu.neverFreed.bytes, 50);
+  EXPECT_EQ(gpu.unmatchedFrees.count, 1u);
+  ASSERT_EQ(m.allocations.size(), 2u);
+  EXPECT_EQ(m.allocations[0].addr, 0x2000u);
+  EXPECT_EQ(m.allocations[0].freeTs, 140'000);
+  EXPECT_EQ(m.allocations[1].addr, 0x3000u);
+  EXPECT_FALSE(m.allocations[1].freeTs);
+}
+
+// Live at t: allocated at or before t, not freed by t.
+TEST(Memory, LiveAllocationsAtATime) {
+  const Trace trace = testing::peakLeakNestedTrace().trace();
+  const MemoryAnalysis m = analyzeMemory(trace);
+  const auto addrs = [&](TimeNs ts) {
+    std::vector<std::uint64_t> out;
+    for (const Allocation* a : liveAllocations(m, 0, ts)) out.push_back(a->addr);
+    return out;
+  };
+  EXPECT_EQ(addrs(109'999), std::vector<std::uint64_t>{});
+  EXPECT_EQ(addrs(110'000), std::vector<std::uint64_t>{0x1000});
+  EXPECT_EQ(addrs(135'000), (std::vector<std::uint64_t>{0x1000, 0x2000}));
+  EXPECT_EQ(addrs(140'000), std::vector<std::uint64_t>{0x1000});  // freed at 140 us
+  EXPECT_EQ(addrs(500'000), (std::vector<std::uint64_t>{0x3000, 0x4000}));
+  EXPECT_EQ(liveAllocations(m, kCpuDevice, 500'000).size(), 1u);  // the CPU's 16 bytes, never freed
+}
+
 TEST(Memory, AllocationTableBlamesTheInnermostOperator) {
   const Trace trace = testing::peakLeakNestedTrace().trace();
   const MemoryAnalysis m = analyzeMemory(trace);

@@ -40,6 +40,14 @@ const KernelTable& TraceAnalysis::kernels() const {
   return get(kernels_, [&] { return buildKernelTable(*trace_); });
 }
 
+const memory::MemoryAnalysis& TraceAnalysis::memory() const {
+  return get(memory_, [&] { return memory::analyzeMemory(*trace_); });
+}
+
+const calltree::CallTree& TraceAnalysis::callTree() const {
+  return get(callTree_, [&] { return calltree::buildCallTree(*trace_, gaps()); });
+}
+
 void TraceAnalysis::computeAll(StageObserver* observer) const {
   // The tables need nothing of the gap analysis, so they run beside it.
   pipeline::StageGraph graph;
@@ -48,6 +56,7 @@ void TraceAnalysis::computeAll(StageObserver* observer) const {
   graph.add("summary", {}, [this] { summary(); });
   graph.add("operator table", {}, [this] { ops(); });
   graph.add("kernel table", {}, [this] { kernels(); });
+  graph.add("memory", {}, [this] { memory(); });
   graph.run(2, observer);
 #ifndef NDEBUG
   // Debug builds stop at the first analysis that breaks an invariant.

@@ -42,10 +42,19 @@ Figure ThreadCalls::totals(const std::vector<CallNode>& nodes, Metric metric) co
   return sum;
 }
 
-CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps) {
-  detail::NodesOfSlices nodes = detail::buildNodes(trace);
-  detail::chargeLaunchedWork(trace, gaps, nodes);
-  return std::move(nodes.tree);
+std::vector<std::uint32_t> CallTree::slicesOf(std::uint32_t node) const {
+  std::vector<std::uint32_t> slices;
+  for (std::uint32_t s = 0; s < nodeOfSlice.size(); ++s) {
+    if (nodeOfSlice[s] == node) slices.push_back(s);
+  }
+  return slices;
+}
+
+CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps, const CallTreeOptions& options) {
+  CallTree tree = detail::buildNodes(trace, options);
+  detail::chargeLaunchedWork(trace, gaps, options, tree);
+  detail::keepCountedNodes(trace, options, tree);
+  return tree;
 }
 
 }  // namespace gapscope::calltree

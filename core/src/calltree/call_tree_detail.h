@@ -7,17 +7,23 @@
 
 namespace gapscope::calltree::detail {
 
-// The nodes with calls and CPU time, and per slice of the trace the node it
-// was merged into (kNoIndex for slices outside every thread's tree).
-struct NodesOfSlices {
-  CallTree tree;
-  std::vector<std::uint32_t> nodeOfSlice;
-};
+// True when slice `s` is a call of the tree under `options`.
+inline bool counted(const Slice& s, const CallTreeOptions& options) {
+  return !options.range || options.range->contains(s.start);
+}
 
-NodesOfSlices buildNodes(const Trace& trace);
+// The nodes with calls and CPU time (of the counted slices), and per slice
+// of the trace the node it was merged into.
+CallTree buildNodes(const Trace& trace, const CallTreeOptions& options);
 
-// Adds device time, kernel launches and launch-overhead idle to the nodes'
-// self figures, then sums every figure but CPU time up into the totals.
-void chargeLaunchedWork(const Trace& trace, const analysis::GapAnalysis& gaps, NodesOfSlices& nodes);
+// Adds device time, kernel launches and launch-overhead idle of the counted
+// launch calls to the nodes' self figures, then sums every figure but CPU
+// time up into the totals.
+void chargeLaunchedWork(const Trace& trace, const analysis::GapAnalysis& gaps, const CallTreeOptions& options,
+                        CallTree& tree);
+
+// Leaves out the nodes without a counted call in their subtree, and maps
+// slices that are not counted to no node.
+void keepCountedNodes(const Trace& trace, const CallTreeOptions& options, CallTree& tree);
 
 }  // namespace gapscope::calltree::detail

@@ -30,7 +30,7 @@ TimeNs overlapNs(const Slice& child, const Slice& parent) {
 // Merges one thread's slices into nodes keyed by (parent node, name).
 class ThreadMerger {
  public:
-  ThreadMerger(const Trace& trace, std::uint32_t threadIndex, NodesOfSlices& out)
+  ThreadMerger(const Trace& trace, std::uint32_t threadIndex, CallTree& out)
       : trace_(trace), thread_(threadIndex), out_(out) {}
 
   // The node of slice `i`, creating it (and its ancestors' nodes) on first use.
@@ -48,13 +48,13 @@ class ThreadMerger {
     const Slice& s = trace_.slices[slice];
     const std::uint32_t parentNode = s.parent == kNoIndex ? kNoIndex : out_.nodeOfSlice[s.parent];
     const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | s.name;
-    auto [it, added] = children_.try_emplace(key, static_cast<std::uint32_t>(out_.tree.nodes.size()));
+    auto [it, added] = children_.try_emplace(key, static_cast<std::uint32_t>(out_.nodes.size()));
     if (added) addNode(s.name, parentNode);
     out_.nodeOfSlice[slice] = it->second;
   }
 
   void addNode(StringId name, std::uint32_t parentNode) {
-    CallTree& tree = out_.tree;
+    CallTree& tree = out_;
     const auto id = static_cast<std::uint32_t>(tree.nodes.size());
     CallNode node;
     node.name = name;
@@ -71,12 +71,12 @@ class ThreadMerger {
 
   const Trace& trace_;
   std::uint32_t thread_;
-  NodesOfSlices& out_;
+  CallTree& out_;
   std::unordered_map<std::uint64_t, std::uint32_t> children_;
   std::vector<std::uint32_t> pending_;  // slices still without a node, innermost first
 };
 
-void addCpuTimes(const Trace& trace, const Track& track, NodesOfSlices& out) {
+void addCpuTimes(const Trace& trace, const Track& track, const CallTreeOptions& options, CallTree& out) {
   // Per slice of the track: time covered by its child slices.
   std::vector<TimeNs> childNs(track.sliceCount, 0);
   for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
@@ -87,7 +87,8 @@ void addCpuTimes(const Trace& trace, const Track& track, NodesOfSlices& out) {
   }
   for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
     const Slice& s = trace.slices[i];
-    CallNode& node = out.tree.nodes[out.nodeOfSlice[i]];
+    if (!counted(s, options)) continue;
+    CallNode& node = out.nodes[out.nodeOfSlice[i]];
     node.calls += 1;
     node.cpuNs.total = addSaturating(node.cpuNs.total, s.dur);
     node.cpuNs.self = addSaturating(node.cpuNs.self, std::max<TimeNs>(0, s.dur - childNs[i - track.firstSlice]));
@@ -96,17 +97,17 @@ void addCpuTimes(const Trace& trace, const Track& track, NodesOfSlices& out) {
 
 }  // namespace
 
-NodesOfSlices buildNodes(const Trace& trace) {
-  NodesOfSlices out;
+CallTree buildNodes(const Trace& trace, const CallTreeOptions& options) {
+  CallTree out;
   out.nodeOfSlice.assign(trace.slices.size(), kNoIndex);
   for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
     const Track& track = trace.tracks[t];
     if (!holdsCpuWork(trace, track)) continue;
-    const auto threadIndex = static_cast<std::uint32_t>(out.tree.threads.size());
-    out.tree.threads.push_back(ThreadCalls{t, {}});
+    const auto threadIndex = static_cast<std::uint32_t>(out.threads.size());
+    out.threads.push_back(ThreadCalls{t, {}});
     ThreadMerger merger(trace, threadIndex, out);
     for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) merger.nodeOf(i);
-    addCpuTimes(trace, track, out);
+    addCpuTimes(trace, track, options, out);
   }
   return out;
 }

@@ -27,8 +27,20 @@ const DeviceMemory* MemoryAnalysis::device(std::int32_t id) const {
   return nullptr;
 }
 
-MemoryAnalysis analyzeMemory(const Trace& trace) {
-  const MemoryEvents read = readMemoryEvents(trace);
+std::vector<const Allocation*> liveAllocations(const MemoryAnalysis& memory, std::int32_t device, TimeNs ts) {
+  std::vector<const Allocation*> live;
+  for (const Allocation& a : memory.allocations) {
+    if (a.allocTs > ts) break;  // by allocation time
+    if (a.device == device && (!a.freeTs || *a.freeTs > ts)) live.push_back(&a);
+  }
+  return live;
+}
+
+MemoryAnalysis analyzeMemory(const Trace& trace, const MemoryOptions& options) {
+  MemoryEvents read = readMemoryEvents(trace);
+  if (options.range) {
+    std::erase_if(read.events, [&](const MemoryEvent& e) { return !options.range->contains(e.ts); });
+  }
   MemoryAnalysis out;
   out.events = read.events.size();
   out.unreadableEvents = read.unreadable;

@@ -19,6 +19,8 @@
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/analysis/stage_observer.h"
 #include "gapscope/analysis/summary.h"
+#include "gapscope/calltree/call_tree.h"
+#include "gapscope/memory/memory.h"
 #include "gapscope/model/trace.h"
 
 namespace gapscope::analysis {
@@ -43,12 +45,16 @@ class TraceAnalysis {
   const GapAnalysis& gaps() const;
   const OpTable& ops() const;
   const KernelTable& kernels() const;
+  const memory::MemoryAnalysis& memory() const;
+  // Not computed by computeAll (most views never ask for it): the first to
+  // ask builds it.
+  const calltree::CallTree& callTree() const;
 
-  // Computes every part not computed yet, now, as stages of one pipeline
-  // on the calling thread plus one more.
+  // Computes every part but the call tree not computed yet, now, as stages
+  // of one pipeline on the calling thread plus one more.
   void computeAll(StageObserver* observer = nullptr) const;
 
-  // How many parts have been computed so far (at most 5): tests use it to
+  // How many parts have been computed so far (at most 7): tests use it to
   // show that a consumer reused the held results.
   int partsComputed() const { return partsComputed_.load(); }
 
@@ -68,6 +74,8 @@ class TraceAnalysis {
   mutable Part<GapAnalysis> gaps_;
   mutable Part<OpTable> ops_;
   mutable Part<KernelTable> kernels_;
+  mutable Part<memory::MemoryAnalysis> memory_;
+  mutable Part<calltree::CallTree> callTree_;
   mutable std::atomic<int> partsComputed_{0};
 };
 

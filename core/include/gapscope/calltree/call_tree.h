@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -60,11 +61,46 @@ struct ThreadCalls {
 struct CallTree {
   std::vector<CallNode> nodes;  // parents before their children
   std::vector<ThreadCalls> threads;  // in track order
+  // Per slice of the trace, the node it was merged into; kNoIndex for
+  // slices outside every thread's tree (and, with a range, outside it).
+  std::vector<std::uint32_t> nodeOfSlice;
+
+  // The slices merged into `node`, by index (start order within a thread).
+  std::vector<std::uint32_t> slicesOf(std::uint32_t node) const;
+};
+
+struct CallTreeOptions {
+  // When set, only slices that start inside the range are calls (the rule
+  // of the operator and kernel tables): their CPU time, and the device
+  // time, launches and idle of the launch calls among them. Nesting still
+  // comes from the whole trace, so a call inside keeps the path of the
+  // calls around it that started before; nodes without a call inside the
+  // range, themselves or below, are left out.
+  std::optional<TimeRange> range;
 };
 
 // Builds every thread's tree. `gaps` is the trace's gap analysis (its listed
 // device gaps of cause launch_overhead are charged to the node of the launch
 // call that ended them). O(n log n) in the slices and gaps.
-CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps);
+CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps, const CallTreeOptions& options = {});
+
+// The bottom-up (inverted) tree: its roots are the frames by name, each
+// root's children the frames that called it, and so on up to the top of
+// the stacks. A node stands for the top-down nodes whose path up from them
+// reads its path down from the root (`origins`). Its self figures are their
+// self figures summed; its totals the totals of those among them that no
+// frame of the same name encloses (recursion counted once); its calls
+// their calls. docs/calltree.md has an example.
+struct BottomUpTree {
+  CallTree tree;  // nodeOfSlice is empty: use origins and the top-down tree
+  // origins of node i: originList[originBegin[i] .. originBegin[i + 1])
+  std::vector<std::uint32_t> originBegin;
+  std::vector<std::uint32_t> originList;
+  std::vector<std::uint32_t> origins(std::uint32_t node) const {
+    return {originList.begin() + originBegin[node], originList.begin() + originBegin[node + 1]};
+  }
+};
+
+BottomUpTree buildBottomUp(const CallTree& topDown);
 
 }  // namespace gapscope::calltree

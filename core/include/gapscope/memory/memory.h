@@ -127,7 +127,20 @@ struct MemoryAnalysis {
   const DeviceMemory* device(std::int32_t id) const;
 };
 
-MemoryAnalysis analyzeMemory(const Trace& trace);
+struct MemoryOptions {
+  // When set, the analysis of the events inside the range only, as if the
+  // trace held no others: counts, curves and peaks over the range (a curve
+  // of basis net_since_trace_start then starts at 0 with the range), an
+  // allocation freed after the range is never freed within it, a free of
+  // one allocated before is unmatched.
+  std::optional<TimeRange> range;
+};
+
+MemoryAnalysis analyzeMemory(const Trace& trace, const MemoryOptions& options = {});
+
+// The allocations of `device` live at `ts`: allocated at or before it and
+// not freed by then (never freed, or freed after it), by allocation time.
+std::vector<const Allocation*> liveAllocations(const MemoryAnalysis& memory, std::int32_t device, TimeNs ts);
 
 // "CPU" for -1, "GPU N" otherwise.
 std::string deviceLabel(std::int32_t device);
