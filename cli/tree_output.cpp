@@ -13,10 +13,6 @@ using calltree::CallTree;
 using calltree::Metric;
 using Json = nlohmann::ordered_json;
 
-std::string chromeIdText(const Trace& trace, const ChromeId& id) {
-  return id.label != kEmptyString ? std::string(trace.str(id.label)) : std::to_string(id.num);
-}
-
 Json chromeIdJson(const Trace& trace, const ChromeId& id) {
   return id.label != kEmptyString ? Json(std::string(trace.str(id.label))) : Json(id.num);
 }
@@ -79,14 +75,6 @@ Json nodeJson(const Trace& trace, const CallTree& tree, std::uint32_t id, Metric
 }
 
 }  // namespace
-
-std::string threadLabel(const Trace& trace, const Track& track) {
-  const std::string tid = chromeIdText(trace, track.tid);
-  if (track.name == kEmptyString) return "thread " + tid;
-  // Kineto names threads "thread 495 (python3)": the tid is there already.
-  std::string name(trace.str(track.name));
-  return name.find(tid) != std::string::npos ? name : name + " (" + tid + ")";
-}
 
 std::vector<std::uint32_t> childrenByTotal(const CallTree& tree, const std::vector<std::uint32_t>& ids,
                                            Metric metric) {

@@ -12,9 +12,7 @@
 
 namespace gapscope::cli {
 
-// The first frame of a thread's stacks: its name ("NAME (TID)" when the
-// name lacks the tid), or "thread TID" when the trace names no thread.
-std::string threadLabel(const Trace& trace, const Track& track);
+using calltree::threadLabel;
 
 // A node's children, largest total of `metric` first (ties: first called first).
 std::vector<std::uint32_t> childrenByTotal(const calltree::CallTree& tree, const std::vector<std::uint32_t>& ids,

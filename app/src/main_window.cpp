@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include "about.h"
+#include "calltree/flame_graph_panel.h"
 #include "app_setup.h"
 #include "gapscope/version.h"
 #include "models/table_format.h"
@@ -36,6 +37,7 @@
 #include "panels/charts_panel.h"
 #include "panels/details_panel.h"
 #include "panels/issues_panel.h"
+#include "panels/memory_panel.h"
 #include "panels/steps_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
@@ -47,7 +49,7 @@ namespace gapscope::app {
 namespace {
 
 // Bump when the docks change, so an old saved layout is not restored onto new docks.
-constexpr int kStateVersion = 2;
+constexpr int kStateVersion = 3;
 
 }  // namespace
 
@@ -138,18 +140,28 @@ void MainWindow::buildDocks() {
   charts_ = new ChartsPanel(session_, this);
   issues_ = new IssuesPanel(session_, this);
   steps_ = new StepsPanel(session_, this);
+  callTree_ = new FlameGraphPanel(session_, this);
+  memory_ = new MemoryPanel(session_, this);
   addDock(details_, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
   QDockWidget* opsDock = addDock(ops_, tr("Operators"), QStringLiteral("opsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* kernelsDock = addDock(kernels_, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* gapsDock = addDock(gaps_, tr("Launch Gaps"), QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* chartsDock = addDock(charts_, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* stepsDock = addDock(steps_, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* callTreeDock = addDock(callTree_, tr("Call Tree"), QStringLiteral("callTreeDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* memoryDock = addDock(memory_, tr("Memory"), QStringLiteral("memoryDock"), Qt::BottomDockWidgetArea);
   QDockWidget* issuesDock = addDock(issues_, tr("Import Issues"), QStringLiteral("issuesDock"), Qt::BottomDockWidgetArea);
   tabifyDockWidget(opsDock, kernelsDock);
   tabifyDockWidget(kernelsDock, gapsDock);
   tabifyDockWidget(gapsDock, stepsDock);
   tabifyDockWidget(stepsDock, chartsDock);
-  tabifyDockWidget(chartsDock, issuesDock);
+  tabifyDockWidget(chartsDock, callTreeDock);
+  tabifyDockWidget(callTreeDock, memoryDock);
+  tabifyDockWidget(memoryDock, issuesDock);
+  connect(memory_, &MemoryPanel::liveShown, memoryDock, [memoryDock] {
+    memoryDock->show();
+    memoryDock->raise();
+  });
   opsDock->raise();
   resizeDocks({opsDock}, {300}, Qt::Vertical);
   resizeDocks({docks_.first()}, {380}, Qt::Horizontal);

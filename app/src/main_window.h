@@ -32,6 +32,8 @@ namespace gapscope::app {
 class ChartsPanel;
 class CompareWindow;
 class DetailsPanel;
+class FlameGraphPanel;
+class MemoryPanel;
 class GapsPanel;
 class IssuesPanel;
 class KernelsPanel;
@@ -74,6 +76,8 @@ class MainWindow : public QMainWindow {
   ChartsPanel* charts() const { return charts_; }
   StepsPanel* steps() const { return steps_; }
   IssuesPanel* issues() const { return issues_; }
+  FlameGraphPanel* callTree() const { return callTree_; }
+  MemoryPanel* memory() const { return memory_; }
   QString lastError() const { return lastError_; }
   // Builds and writes a hotspot report of the open trace on a worker thread;
   // emits reportExported when done. False when no trace is open.
@@ -178,6 +182,8 @@ class MainWindow : public QMainWindow {
   ChartsPanel* charts_;
   StepsPanel* steps_;
   IssuesPanel* issues_;
+  FlameGraphPanel* callTree_;
+  MemoryPanel* memory_;
   QList<QDockWidget*> docks_;
   QByteArray defaultState_;
 

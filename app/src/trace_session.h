@@ -93,6 +93,10 @@ class TraceSession : public QObject {
   void reveal(TimeNs start, TimeNs end, std::uint32_t slice = kNoIndex, bool fit = false);
   void revealSlice(std::uint32_t slice);
 
+  // A point of a memory lane picked (a click): the Memory dock lists the
+  // allocations live on `device` at `ts`.
+  void pickMemoryTime(std::int32_t device, TimeNs ts) { emit memoryTimePicked(device, ts); }
+
  signals:
   void traceChanged();
   void selectionChanged();
@@ -100,6 +104,7 @@ class TraceSession : public QObject {
   void gapOverlayChanged();
   void rangeChanged();
   void revealRequested(qint64 start, qint64 end, quint32 slice, bool fit);
+  void memoryTimePicked(qint32 device, qint64 ts);
 
  private:
   void stepSearch(int delta);

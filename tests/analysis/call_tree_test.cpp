@@ -3,11 +3,13 @@
 // kernels and a launch-overhead gap, every figure asserted exactly.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/calltree/call_tree.h"
+#include "gapscope/report/report.h"
 #include "trace_maker.h"
 
 namespace gapscope::calltree {
@@ -197,6 +199,51 @@ TEST(CallTree, BottomUpCountsRecursionOnce) {
   expectNode(nodeAt(trace, bu.tree, 0, {"f"}), {2, {900, 1000}, {}, {}, {}}, "f");
   expectNode(nodeAt(trace, bu.tree, 0, {"f", "f"}), {1, {400, 500}, {}, {}, {}}, "f <- f");
   expectNode(nodeAt(trace, bu.tree, 0, {"g", "f", "f"}), {1, {100, 100}, {}, {}, {}}, "g <- f <- f");
+}
+
+// The report's "idle_frames": the graph launch's 2800 ns of launch-overhead
+// idle go to the innermost Python frame (forward) and the innermost module
+// (Net_0) around it; <module>, further out, gets none.
+TEST(CallTree, ReportChargesIdleToTheInnermostPythonFrame) {
+  TraceMaker m;
+  m.cpu("train.py(3): <module>", "python_function", 0, 10000);
+  m.cpu("nn.Module: Net_0", "python_function", 500, 9000);
+  m.cpu("model.py(8): forward", "python_function", 600, 8800);
+  m.cpu("inner", "cpu_op", 2000, 2000);
+  m.launch(2500, 500, 1);
+  m.cpu("outer", "cpu_op", 6500, 2500);
+  m.cpu("cudaGraphLaunch", "cuda_runtime", 7000, 500, 2);
+  m.kernel("k1", 3200, 2000, 1);
+  m.kernel("g1", 8000, 100, 2);
+  m.kernel("g2", 8100, 200, 2);
+  m.kernel("g3", 8300, 300, 2);
+  const Trace trace = m.finish();
+  const report::Table t = report::idleFramesTable(trace, buildCallTree(trace, analysis::analyzeGaps(trace)), 10);
+  ASSERT_EQ(t.rows.size(), 2u);
+  std::map<std::string, std::vector<report::Cell>> rows;
+  for (const auto& row : t.rows) rows[std::get<std::string>(row[0])] = row;
+  for (const char* name : {"model.py(8): forward", "nn.Module: Net_0"}) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(rows.count(name));
+    const auto& row = rows[name];
+    EXPECT_EQ(std::get<std::int64_t>(row[t.column("idle_us")]), 2800);
+    EXPECT_DOUBLE_EQ(std::get<double>(row[t.column("idle_pct")]), 100.0);
+    EXPECT_EQ(std::get<std::int64_t>(row[t.column("launches")]), 2);
+    EXPECT_EQ(std::get<std::int64_t>(row[t.column("device_us")]), 2600);
+  }
+  EXPECT_EQ(std::get<std::string>(rows["nn.Module: Net_0"][t.column("kind")]), "module");
+  EXPECT_EQ(std::get<std::string>(rows["model.py(8): forward"][t.column("kind")]), "python");
+}
+
+// Without Python stacks, the innermost operator: "outer" holds the graph launch.
+TEST(CallTree, ReportWithoutPythonChargesTheInnermostOperator) {
+  const Trace trace = knownTrace();
+  const report::Table t = report::idleFramesTable(trace, buildCallTree(trace, analysis::analyzeGaps(trace)), 10);
+  ASSERT_EQ(t.rows.size(), 1u);  // inner's launch waited for nothing
+  EXPECT_EQ(std::get<std::string>(t.rows[0][0]), "outer");
+  EXPECT_EQ(std::get<std::string>(t.rows[0][t.column("kind")]), "operator");
+  EXPECT_EQ(std::get<std::int64_t>(t.rows[0][t.column("idle_us")]), 2800);
+  EXPECT_EQ(std::get<std::int64_t>(t.rows[0][t.column("launches")]), 1);
 }
 
 TEST(CallTree, MetricNamesRoundTrip) {

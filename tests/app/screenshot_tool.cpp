@@ -37,7 +37,11 @@
 #include "rank_screenshots.h"
 #endif
 #include "timeline/timeline_view.h"
+#include <QComboBox>
+
+#include "calltree/flame_graph_panel.h"
 #include "timeline/timeline_widget.h"
+#include "panels/memory_panel.h"
 #include "trace_loader.h"
 #include "trace_session.h"
 
@@ -170,6 +174,34 @@ int main(int argc, char** argv) {
 
   raiseDock(w, QStringLiteral("issuesDock"));
   saveGrab(&w, out, QStringLiteral("issues.png"));
+
+  // The Call Tree dock by blamed idle, the frame owning the most picked.
+  raiseDock(w, QStringLiteral("callTreeDock"));
+  w.callTree()->waitForTrees();
+  w.callTree()->metricBox()->setCurrentIndex(3);
+  if (const calltree::CallTree* tree = w.callTree()->views().topDown.get()) {
+    std::uint32_t heaviest = kNoIndex;
+    for (std::uint32_t n = 0; n < tree->nodes.size(); ++n) {
+      if (tree->nodes[n].parent == kNoIndex) continue;
+      if (heaviest == kNoIndex || tree->nodes[n].idleNs.self > tree->nodes[heaviest].idleNs.self) heaviest = n;
+    }
+    if (heaviest != kNoIndex) w.callTree()->pickNode(heaviest);
+  }
+  saveGrab(&w, out, QStringLiteral("calltree.png"));
+  w.callTree()->directionBox()->setCurrentIndex(1);
+  saveGrab(&w, out, QStringLiteral("calltree-bottom-up.png"));
+  w.callTree()->directionBox()->setCurrentIndex(0);
+  s->clearSelection();
+
+  // The memory lanes and the Memory dock, the allocations live at the peak.
+  if (!s->layout().memoryLanes().empty()) {
+    raiseDock(w, QStringLiteral("memoryDock"));
+    const timeline::MemoryLane& lane = s->layout().memoryLanes().back();
+    w.timeline()->fitAll();
+    w.timeline()->setScrollY(0);  // the GPU groups, where the GPU's memory lane is
+    s->pickMemoryTime(lane.device, lane.peakAllocatedTs);
+    saveGrab(&w, out, QStringLiteral("memory.png"));
+  }
 
   raiseDock(w, QStringLiteral("opsDock"));
   s->clearSelection();

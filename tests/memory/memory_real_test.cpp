@@ -14,6 +14,7 @@
 #include "../support/read_text.h"
 #include "gapscope/io/chrome_reader.h"
 #include "gapscope/memory/memory.h"
+#include "gapscope/report/report.h"
 
 namespace gapscope::memory {
 namespace {
@@ -40,11 +41,14 @@ struct JsonDevice {
   std::uint64_t neverFreed = 0;                 // allocated again before a free
   std::int64_t neverFreedBytes = 0;
   std::uint64_t unmatchedFrees = 0;
+  std::int64_t liveBytesAtPeak = 0;  // of the allocations made in the trace
+  std::uint64_t liveAtPeak = 0;
 
   void add(std::int64_t ts, const nlohmann::json& args) {
     const auto bytes = args["Bytes"].get<std::int64_t>();
     allocated = args.contains("Total Allocated") ? args["Total Allocated"].get<std::int64_t>() : allocated + bytes;
-    if (events++ == 0 || allocated > peak) {
+    const bool newPeak = events++ == 0 || allocated > peak;
+    if (newPeak) {
       peak = allocated;
       peakTs = ts;
     }
@@ -52,6 +56,15 @@ struct JsonDevice {
       peakReserved = args["Total Reserved"].get<std::int64_t>();
       peakReservedTs = ts;
     }
+    trackAllocation(args, bytes);
+    if (newPeak) {
+      liveAtPeak = live.size();
+      liveBytesAtPeak = 0;
+      for (const auto& [addr, size] : live) liveBytesAtPeak += size;
+    }
+  }
+
+  void trackAllocation(const nlohmann::json& args, std::int64_t bytes) {
     allocs += bytes > 0;
     frees += bytes < 0;
     allocBytes += bytes > 0 ? bytes : 0;
@@ -186,6 +199,26 @@ TEST(MemoryReal, BertSmallAgainstTheJson) {
   EXPECT_EQ(gpu.peakReserved, 121634816);
   EXPECT_TRUE(gpu.allAddressed());
   EXPECT_EQ(gpu.neverFreed.count, 0u);
+
+  // The report's memory tables: the peak, and what is live at it.
+  const JsonDevice& j = json.at(0);
+  const report::Table devices = report::memoryDevicesTable(m, 0);
+  ASSERT_EQ(devices.rows.size(), 2u);  // CPU, GPU 0
+  EXPECT_EQ(std::get<std::int64_t>(devices.rows[1][devices.column("peak_allocated_bytes")]), j.peak);
+  EXPECT_EQ(std::get<std::int64_t>(devices.rows[1][devices.column("peak_allocated_at_us")]), j.peakTs);
+  const std::vector<const Allocation*> live = liveAllocations(m, 0, gpu.peakAllocatedTs);
+  EXPECT_EQ(live.size(), j.liveAtPeak);
+  const io::LoadResult loaded = io::loadChromeTrace(kBert);
+  ASSERT_TRUE(loaded.ok());
+  const report::Table byOp = report::liveByOperatorTable(*loaded.trace, live);
+  std::int64_t liveBytes = 0;
+  std::int64_t allocations = 0;
+  for (const auto& row : byOp.rows) {
+    liveBytes += std::get<std::int64_t>(row[byOp.column("bytes")]);
+    allocations += std::get<std::int64_t>(row[byOp.column("allocations")]);
+  }
+  EXPECT_EQ(allocations, static_cast<std::int64_t>(j.liveAtPeak));
+  EXPECT_EQ(liveBytes, j.liveBytesAtPeak);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gapscope/memory/memory.h"
+#include "gapscope/report/report.h"
 #include "memory_trace_json.h"
 
 namespace gapscope::memory {
@@ -110,6 +111,35 @@ TEST(Memory, LiveAllocationsAtATime) {
   EXPECT_EQ(addrs(140'000), std::vector<std::uint64_t>{0x1000});  // freed at 140 us
   EXPECT_EQ(addrs(500'000), (std::vector<std::uint64_t>{0x3000, 0x4000}));
   EXPECT_EQ(liveAllocations(m, kCpuDevice, 500'000).size(), 1u);  // the CPU's 16 bytes, never freed
+}
+
+// The report's and the Memory dock's tables on the same trace: at the GPU
+// peak (130.25 us) 0x1000 (100 B, made in outer) and 0x2000 (400 B, made in
+// inner) are live.
+TEST(Memory, ReportTablesOfThePeak) {
+  const Trace trace = testing::peakLeakNestedTrace().trace();
+  const MemoryAnalysis m = analyzeMemory(trace);
+  const report::Table devices = report::memoryDevicesTable(m, 100'000);
+  ASSERT_EQ(devices.rows.size(), 2u);
+  EXPECT_EQ(std::get<std::string>(devices.rows[1][0]), "GPU 0");
+  EXPECT_EQ(std::get<std::int64_t>(devices.rows[1][devices.column("peak_allocated_bytes")]), 1500);
+  EXPECT_EQ(std::get<std::int64_t>(devices.rows[1][devices.column("peak_allocated_at_us")]), 30'250);
+  EXPECT_EQ(std::get<std::int64_t>(devices.rows[1][devices.column("never_freed_bytes")]), 250);
+  const report::Table live = report::liveByOperatorTable(trace, liveAllocations(m, 0, 130'250));
+  ASSERT_EQ(live.rows.size(), 2u);
+  EXPECT_EQ(std::get<std::string>(live.rows[0][0]), "inner");
+  EXPECT_EQ(std::get<std::int64_t>(live.rows[0][live.column("bytes")]), 400);
+  EXPECT_DOUBLE_EQ(std::get<double>(live.rows[0][live.column("share_pct")]), 80.0);
+  EXPECT_EQ(std::get<std::string>(live.rows[1][0]), "outer");
+  EXPECT_EQ(std::get<std::int64_t>(live.rows[1][live.column("bytes")]), 100);
+  const std::vector<const Allocation*> gpu = liveAllocations(m, 0, 500'000);
+  const report::Table rows = report::allocationsTable(trace, gpu, 100'000);
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(std::get<std::string>(rows.rows[0][rows.column("address")]), "0x3000");
+  EXPECT_EQ(std::get<std::int64_t>(rows.rows[0][rows.column("alloc_at_us")]), 80'000);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(rows.rows[0][rows.column("free_at_us")]));
+  EXPECT_EQ(std::get<std::string>(rows.rows[0][rows.column("alloc_op")]), "outer");
+  EXPECT_EQ(std::get<std::string>(rows.rows[1][rows.column("alloc_op")]), std::string(kNoOperatorName));
 }
 
 TEST(Memory, AllocationTableBlamesTheInnermostOperator) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gapscope/format/number.h"
 #include "gapscope/timeline/level_of_detail.h"
 
 namespace gapscope::app {
@@ -127,7 +128,9 @@ class FrameBuilder {
       const double y = toY(v.rowY(row));
       const double h = v.rowHeight(row);
       if (lane.kind == timeline::LaneKind::Counter) {
-        addCounter(lane, y, h);
+        addCounter(lane, in_.trace->counters[lane.counter], y, h, f_.counterBars);
+      } else if (lane.kind == timeline::LaneKind::Memory) {
+        addMemory(lane, y, h);
       } else {
         addSlices(row, y, h);
       }
@@ -161,16 +164,31 @@ class FrameBuilder {
     f_.labels.push_back({QRectF(x0, rect.top(), x1 - x0, rect.height()), std::move(elided), light});
   }
 
-  void addCounter(const timeline::Lane& lane, double y, double h) {
+  void addMemory(const timeline::Lane& lane, double y, double h) {
+    const timeline::MemoryLane& m = in_.layout->memoryLanes()[lane.memory];
+    addCounter(lane, m.reserved, y, h, f_.memoryReserved);
+    addCounter(lane, m.allocated, y, h, f_.memoryAllocated);
+    const double x = left_ + device_.toPixel(m.peakAllocatedTs);
+    if (x < left_ || x > in_.key.width) return;
+    f_.memoryPeaks.append(QLineF(x, y + 1, x, y + h - 1));
+    const QString text = QCoreApplication::translate("TimelineFrame", "peak %1")
+                             .arg(QString::fromStdString(format::formatBytes(m.peakAllocated)));
+    const double w = fm_.horizontalAdvance(text) + 8;
+    const bool fitsRight = x + w < in_.key.width;
+    f_.peakLabels.push_back({QRectF(fitsRight ? x + 3 : x - w, y + 1, w, fm_.height()), text, false});
+  }
+
+  void addCounter(const timeline::Lane& lane, const CounterSeries& series, double y, double h,
+                  QVector<QRectF>& out) {
     bars_.clear();
-    timeline::computeCounterBars(in_.trace->counters[lane.counter], device_, bars_);
+    timeline::computeCounterBars(series, device_, bars_);
     const double range = lane.counterMax - lane.counterMin;
     const double usable = h - 4;
     for (const auto& b : bars_) {
       const double frac = range > 0 ? (b.value - lane.counterMin) / range : 1.0;
       const double bh = std::max(1.0, std::clamp(frac, 0.0, 1.0) * usable);
       const double x0 = toX(b.x0);
-      f_.counterBars.append(QRectF(x0, y + h - 2 - bh, toX(b.x1) - x0, bh));
+      out.append(QRectF(x0, y + h - 2 - bh, toX(b.x1) - x0, bh));
     }
   }
 
@@ -343,7 +361,14 @@ void paintFrame(QPainter& p, const TimelineFrame& frame, const TimelinePalette& 
   }
   p.setBrush(palette.counter);
   p.drawRects(frame.counterBars);
+  p.setBrush(palette.memoryReserved);
+  p.drawRects(frame.memoryReserved);
+  p.setBrush(palette.memoryAllocated);
+  p.drawRects(frame.memoryAllocated);
+  p.setPen(QPen(palette.memoryPeak, 1.5));
+  p.drawLines(frame.memoryPeaks);
   p.setFont(font);
+  for (const auto& l : frame.peakLabels) p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
   const QColor darkText = TimelinePalette::textOn(QColor(Qt::white));
   for (const auto& l : frame.labels) {
     p.setPen(l.lightText ? QColor(Qt::white) : darkText);

@@ -81,6 +81,12 @@ struct TimelineFrame {
   std::array<std::array<QVector<QRectF>, analysis::kGapCauseCount>, 2> gaps;
   std::array<QVector<QRectF>, analysis::kGapCauseCount> gapBands;  // solid band (lane bottom, header)
   QVector<QRectF> counterBars;
+  // Memory lanes: reserved behind allocated, and a line at each allocated
+  // peak with its size beside it.
+  QVector<QRectF> memoryReserved;
+  QVector<QRectF> memoryAllocated;
+  QVector<QLineF> memoryPeaks;
+  std::vector<Label> peakLabels;
   QVector<QRectF> laneShades;  // alternate lane backgrounds
   QVector<QRectF> headers;     // group header strips
   QVector<QLineF> separators;

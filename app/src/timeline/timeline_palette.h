@@ -29,6 +29,9 @@ struct TimelinePalette {
   QColor flow;           // launch -> kernel arrow
   QColor measure;        // the measured range on the axis
   QColor counter;
+  QColor memoryAllocated;
+  QColor memoryReserved;
+  QColor memoryPeak;
 
   static TimelinePalette forDark(bool dark);
   // Text colour readable on `fill`.

@@ -305,6 +305,13 @@ QRectF TimelineWidget::sliceRect(std::uint32_t slice) const {
   return QRectF(x0, y + 1, std::max(x1 - x0, 1.0), vertical_.rowHeight(row) - 2);
 }
 
+QRectF TimelineWidget::laneRect(std::uint32_t lane) const {
+  if (!session_->hasTrace() || lane >= session_->layout().lanes().size()) return {};
+  const double h = vertical_.laneHeight(lane);
+  if (h <= 0) return {};
+  return QRectF(chrome_.namesWidth, toScreenY(vertical_.laneY(lane)), width() - chrome_.namesWidth, h);
+}
+
 std::optional<std::pair<double, double>> TimelineWidget::gapContentSpan(std::uint32_t gap) const {
   if (!session_->hasTrace() || gap >= session_->gaps().gaps.size()) return std::nullopt;
   const auto& g = session_->gaps().gaps[gap];
@@ -525,6 +532,14 @@ void TimelineWidget::clickAt(const QPointF& pos) {
   const std::uint32_t slice = sliceAtPoint(pos);
   if (slice != kNoIndex) {
     session_->selectSlice(slice);
+    return;
+  }
+  const auto laneHit = vertical_.hitTest(toContentY(pos.y()));
+  const std::uint32_t curveLane = laneHit.header ? kNoIndex : laneHit.lane;
+  if (curveLane != kNoIndex && pos.x() >= chrome_.namesWidth &&
+      session_->layout().lanes()[curveLane].kind == timeline::LaneKind::Memory) {
+    const timeline::Lane& lane = session_->layout().lanes()[curveLane];
+    session_->pickMemoryTime(session_->layout().memoryLanes()[lane.memory].device, timeAt(pos.x()));
     return;
   }
   const std::uint32_t gap = gapAtPoint(pos);

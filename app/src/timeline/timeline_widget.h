@@ -75,6 +75,10 @@ class TimelineWidget : public QWidget {
   // Where a slice is drawn now (widget coordinates); empty when off screen
   // or in a collapsed group.
   QRectF sliceRect(std::uint32_t slice) const;
+  // Where a lane's content is drawn now (its time area); null when folded away.
+  QRectF laneRect(std::uint32_t lane) const;
+  // The x of time `t` in widget coordinates.
+  double xOfTime(TimeNs t) const { return xOf(t); }
   QRectF gapRect(std::uint32_t gap) const;
   // The slice / gap under a point, kNoIndex when none.
   std::uint32_t sliceAtPoint(const QPointF& pos) const;
@@ -102,6 +106,7 @@ class TimelineWidget : public QWidget {
   void resizeEvent(QResizeEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
+  QString memoryTooltip(const timeline::Lane& lane, TimeNs t) const;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;

@@ -12,6 +12,8 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "models/table_format.h"
 #include "timeline/timeline_widget.h"
+
+#include "gapscope/format/number.h"
 #include "trace_session.h"
 
 namespace gapscope::app {
@@ -232,6 +234,9 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
   if (pos.x() >= chrome_.namesWidth && pos.y() >= chrome_.axisHeight) {
     // A counter lane: the value in force at the mouse.
     const auto hit = vertical_.hitTest(toContentY(pos.y()));
+    if (hit.lane != kNoIndex && session_->layout().lanes()[hit.lane].kind == timeline::LaneKind::Memory) {
+      return memoryTooltip(session_->layout().lanes()[hit.lane], timeAt(pos.x()));
+    }
     if (hit.lane != kNoIndex && session_->layout().lanes()[hit.lane].kind == timeline::LaneKind::Counter) {
       const auto& lane = session_->layout().lanes()[hit.lane];
       const CounterSeries& series = trace.counters[lane.counter];
@@ -254,6 +259,24 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
     return html;
   }
   return {};
+}
+
+// The memory held at `t` on the lane's device and its peak.
+QString TimelineWidget::memoryTooltip(const timeline::Lane& lane, TimeNs t) const {
+  const timeline::MemoryLane& m = session_->layout().memoryLanes()[lane.memory];
+  const auto valueAt = [t](const CounterSeries& series) -> std::optional<std::int64_t> {
+    const auto it = std::upper_bound(series.ts.begin(), series.ts.end(), t);
+    if (it == series.ts.begin()) return std::nullopt;
+    return static_cast<std::int64_t>(series.values[static_cast<std::size_t>(it - series.ts.begin()) - 1]);
+  };
+  const auto bytes = [](std::optional<std::int64_t> v) {
+    return v ? QString::fromStdString(format::formatBytes(*v)) : QStringLiteral("-");
+  };
+  return tr("<b>%1 memory</b><br>Allocated: %2<br>Reserved: %3<br>Peak allocated: %4 at %5<br>"
+            "<i>Click to list the allocations live here</i>")
+      .arg(QString::fromStdString(memory::deviceLabel(m.device)), bytes(valueAt(m.allocated)),
+           bytes(valueAt(m.reserved)), bytes(m.peakAllocated),
+           durationText(m.peakAllocatedTs - session_->layout().contentStart()));
 }
 
 }  // namespace gapscope::app

@@ -50,6 +50,14 @@ std::vector<std::uint32_t> CallTree::slicesOf(std::uint32_t node) const {
   return slices;
 }
 
+std::string threadLabel(const Trace& trace, const Track& track) {
+  const std::string tid = chromeIdText(trace, track.tid);
+  if (track.name == kEmptyString) return "thread " + tid;
+  // Kineto names threads "thread 495 (python3)": the tid is there already.
+  std::string name(trace.str(track.name));
+  return name.find(tid) != std::string::npos ? name : name + " (" + tid + ")";
+}
+
 CallTree buildCallTree(const Trace& trace, const analysis::GapAnalysis& gaps, const CallTreeOptions& options) {
   CallTree tree = detail::buildNodes(trace, options);
   detail::chargeLaunchedWork(trace, gaps, options, tree);

@@ -103,4 +103,8 @@ bool isLaunchCallName(std::string_view name) {
   return false;
 }
 
+std::string chromeIdText(const Trace& trace, const ChromeId& id) {
+  return id.label != kEmptyString ? std::string(trace.str(id.label)) : std::to_string(id.num);
+}
+
 }  // namespace gapscope

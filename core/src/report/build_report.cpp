@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gapscope/format/number.h"
 #include "gapscope/version.h"
 #include "report/report_build.h"
 
@@ -78,6 +79,34 @@ LaunchSummary launchSummaryOf(const analysis::LaunchStats& s) {
   return LaunchSummary{s.count, s.unmatched, s.shortKernels, s.outliers};
 }
 
+constexpr std::size_t kLiveAtPeakRows = 10;
+
+// The devices, and what holds memory at the peak of the device whose peak
+// is highest (a GPU before the CPU on a tie).
+void addMemoryTables(Report& r, const Trace& trace, const memory::MemoryAnalysis& memory) {
+  r.tables.push_back(memoryDevicesTable(memory, r.trace.start));
+  const memory::DeviceMemory* top = nullptr;
+  for (const memory::DeviceMemory& d : memory.devices) {
+    if (!top || d.peakAllocated >= top->peakAllocated) top = &d;
+  }
+  std::vector<const memory::Allocation*> live;
+  if (top) live = memory::liveAllocations(memory, top->device, top->peakAllocatedTs);
+  Table t = liveByOperatorTable(trace, live);
+  if (top) {
+    std::int64_t listed = 0;
+    for (const memory::Allocation* a : live) listed += a->bytes;
+    t.note = "The allocations live on " + memory::deviceLabel(top->device) + " at its peak, by the operator that "
+             "made them" + (top->allAddressed() ? "." : " (events without an address cannot be paired: partial).");
+    if (top->peakAllocated > listed) {
+      t.note += " " + format::formatBytes(top->peakAllocated - listed) + " of the " +
+                format::formatBytes(top->peakAllocated) + " peak was allocated before the trace began" +
+                (top->allAddressed() ? "" : " or by events without an address") + ": not listed.";
+    }
+  }
+  limitRows(t, kLiveAtPeakRows);
+  r.tables.push_back(std::move(t));
+}
+
 }  // namespace
 
 Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions& options) {
@@ -108,6 +137,8 @@ Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions&
   r.tables.push_back(blamedCpuOpsTable(in));
   r.tables.push_back(launchDistributionsTable(in));
   r.tables.push_back(importIssuesTable(r.trace));
+  r.tables.push_back(idleFramesTable(trace, analysis.callTree(), options.topFrames));
+  addMemoryTables(r, trace, analysis.memory());
 
   r.charts.utilization = utilizationSeries(in, r.trace.start, r.trace.end);
   r.charts.steps = stepMarks(in);

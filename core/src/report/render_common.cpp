@@ -14,6 +14,7 @@ std::string cellText(const Column& column, const Cell& cell) {
   if (const auto* s = std::get_if<std::string>(&cell)) return column.abbreviate ? kernelLabel(*s) : *s;
   if (const auto* i = std::get_if<std::int64_t>(&cell)) {
     if (column.kind == ColumnKind::Duration) return *i == 0 ? "0" : format::formatDuration(*i);
+    if (column.kind == ColumnKind::Bytes) return format::formatBytes(*i);
     return std::to_string(*i);
   }
   double v = std::get<double>(cell);
@@ -75,6 +76,7 @@ std::vector<Section> tableSections(const Report& report) {
       {"Hotspots", pick({"top_ops_self_device", "top_ops_self_cpu", "top_kernels"})},
       {"Gaps", pick({"worst_gaps", "blamed_cpu_ops"})},
       {"Launches", pick({"launch_distributions"})},
+      {"Code and memory", pick({"idle_frames", "memory_devices", "memory_live_at_peak"})},
   };
 }
 

@@ -21,6 +21,7 @@ const char* columnKindName(ColumnKind k) {
     case ColumnKind::Text: return "text";
     case ColumnKind::Integer: return "integer";
     case ColumnKind::Duration: return "duration_us";
+    case ColumnKind::Bytes: return "bytes";
     case ColumnKind::Percent: return "percent";
     case ColumnKind::Number: return "number";
   }

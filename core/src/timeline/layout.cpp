@@ -9,11 +9,6 @@ namespace gapscope::timeline {
 
 namespace {
 
-std::string chromeIdText(const Trace& trace, const ChromeId& id) {
-  if (id.label != kEmptyString) return std::string(trace.str(id.label));
-  return std::to_string(id.num);
-}
-
 // Metadata names come with stray spaces (Kineto writes "stream 7 ").
 std::string trimmed(std::string_view s) {
   const auto first = s.find_first_not_of(" \t");
@@ -270,6 +265,7 @@ TimelineLayout TimelineLayout::build(const Trace& trace) {
              std::make_tuple(tb.kind == TrackKind::Async, tb.sortIndex, tb.stream, tb.tid.num);
     });
     for (std::uint32_t t : tracks) {
+      if (group.kind == GroupKind::Gpu && trace.tracks[t].kind == TrackKind::GpuStream) group.device = trace.tracks[t].device;
       const auto laneIndex = static_cast<std::uint32_t>(layout.lanes_.size());
       Lane lane;
       lane.kind = LaneKind::Slices;

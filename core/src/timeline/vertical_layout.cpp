@@ -19,7 +19,7 @@ void VerticalLayout::placeLane(const TimelineLayout& layout, std::uint32_t l, st
     rowY_[r] = y;
   }
   if (group != kPinnedGroup && collapsed_[group]) return;
-  const double rowH = lane.kind == LaneKind::Counter ? metrics_.counterHeight : metrics_.rowHeight;
+  const double rowH = lane.curve() ? metrics_.counterHeight : metrics_.rowHeight;
   // A collapsed lane keeps its first row: the top-level slices.
   const std::uint32_t shownRows = laneCollapsed_[l] ? std::min<std::uint32_t>(lane.rowCount, 1) : lane.rowCount;
   for (std::uint32_t r = lane.firstRow; r < lane.firstRow + shownRows; ++r) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -102,5 +103,9 @@ struct BottomUpTree {
 };
 
 BottomUpTree buildBottomUp(const CallTree& topDown);
+
+// The first frame of a thread's stacks: its name ("NAME (TID)" when the
+// name lacks the tid), or "thread TID" when the trace names no thread.
+std::string threadLabel(const Trace& trace, const Track& track);
 
 }  // namespace gapscope::calltree

@@ -213,5 +213,7 @@ SliceKind sliceKindForCategory(std::string_view category);
 const char* sliceKindName(SliceKind k);
 // True for runtime/driver calls that launch GPU work (kernel, graph, memcpy, memset).
 bool isLaunchCallName(std::string_view name);
+// A pid or tid as the file wrote it: its string, else its number.
+std::string chromeIdText(const Trace& trace, const ChromeId& id);
 
 }  // namespace gapscope

@@ -33,6 +33,8 @@
 
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/trace_analysis.h"
+#include "gapscope/calltree/call_tree.h"
+#include "gapscope/memory/memory.h"
 #include "gapscope/model/import_issues.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
@@ -46,6 +48,7 @@ enum class ColumnKind : std::uint8_t {
   Text,      // std::string
   Integer,   // std::int64_t
   Duration,  // std::int64_t nanoseconds; JSON/CSV write microseconds (ids end in "_us")
+  Bytes,     // std::int64_t bytes; html/md/the app write "1.5 MiB", JSON/CSV the integer
   Percent,   // double, 0..100
   Number,    // double
 };
@@ -226,7 +229,9 @@ struct Report {
   LaunchSummary launches;
   // In report order; ids: "devices", "utilization", "steps",
   // "top_ops_self_device", "top_ops_self_cpu", "top_kernels", "worst_gaps",
-  // "blamed_cpu_ops", "launch_distributions" (docs/reports.md lists columns).
+  // "blamed_cpu_ops", "launch_distributions", "import_issues",
+  // "idle_frames", "memory_devices", "memory_live_at_peak" (docs/reports.md
+  // lists columns).
   std::vector<Table> tables;
   Charts charts;
   std::vector<Finding> findings;  // one per rule, in reportRules() order
@@ -245,6 +250,7 @@ struct ReportOptions {
   std::size_t topOps = 15;
   std::size_t topKernels = 15;
   std::size_t worstGaps = 10;
+  std::size_t topFrames = 10;  // rows of "idle_frames"
   std::size_t maxStepRows = 50;  // the steps table keeps the first this many (step, device) rows
   std::size_t maxEvidenceRows = 10;
   std::size_t timelineBins = 120;
@@ -260,6 +266,21 @@ Report buildReport(const analysis::TraceAnalysis& analysis, const ReportOptions&
 // idle by cause, kernels and launches; the first `maxRows` rows.
 Table stepTable(const Trace& trace, const analysis::GapAnalysis& gaps,
                 std::size_t maxRows = std::numeric_limits<std::size_t>::max());
+
+// The memory tables (the report's "Memory" section, the app's Memory dock).
+// Times are from `origin` (the report: the trace's start). docs/memory.md.
+Table memoryDevicesTable(const memory::MemoryAnalysis& memory, TimeNs origin);
+Table memoryByOpTable(const memory::DeviceMemory& device);
+// One row per allocation: address, size, when allocated and freed, lifetime
+// and the operators that allocated and freed it.
+Table allocationsTable(const Trace& trace, const std::vector<const memory::Allocation*>& allocations, TimeNs origin);
+// Allocations grouped by the operator that made them: what holds memory.
+Table liveByOperatorTable(const Trace& trace, const std::vector<const memory::Allocation*>& allocations);
+
+// The frames (call tree nodes, merged by name, recursion counted once) that
+// own the most launch-overhead idle: Python frames and modules when the
+// trace has Python stacks (with_stack / with_modules), else every frame.
+Table idleFramesTable(const Trace& trace, const calltree::CallTree& tree, std::size_t limit);
 
 // A cell as a person reads it (html, md and the CLI's text tables): durations
 // with a unit, percentages with one decimal, unknown as "-", abbreviated

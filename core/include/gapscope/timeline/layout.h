@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/memory/memory.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
 #include "gapscope/timeline/start_buckets.h"
@@ -30,7 +31,11 @@ enum class GroupKind : std::uint8_t {
   Profiler,  // Kineto's own lanes ("Spans", "Traces"): rarely wanted
 };
 
-enum class LaneKind : std::uint8_t { Slices, Counter };
+enum class LaneKind : std::uint8_t {
+  Slices,
+  Counter,
+  Memory,  // a device's allocated and reserved memory (addMemoryLanes)
+};
 
 // Slices of one row in start order; a cheap view (pointers into the trace
 // and the layout), valid as long as both live.
@@ -97,8 +102,21 @@ struct Lane {
   std::string name;
   std::uint32_t firstRow = 0;  // into TimelineLayout::rows()
   std::uint32_t rowCount = 0;
-  double counterMin = 0;  // Counter lanes: value range, for scaling
+  std::uint32_t memory = kNoIndex;   // Memory lanes: index into TimelineLayout::memoryLanes()
+  double counterMin = 0;  // Counter and Memory lanes: value range, for scaling
   double counterMax = 0;
+  // Drawn as a curve (a counter's or memory's), one row of counterHeight.
+  bool curve() const { return kind != LaneKind::Slices; }
+};
+
+// A device's memory as two counters: allocated and reserved bytes after
+// each "[memory]" event (memory.h), and the allocated peak.
+struct MemoryLane {
+  std::int32_t device = -1;
+  CounterSeries allocated;
+  CounterSeries reserved;  // empty when no event states Total Reserved
+  std::int64_t peakAllocated = 0;
+  TimeNs peakAllocatedTs = 0;
 };
 
 struct Group {
@@ -106,6 +124,7 @@ struct Group {
   std::uint32_t process = kNoIndex;  // index into Trace::processes
   std::string name;                  // e.g. "python3 (pid 495)", "GPU 0 (python3)"
   bool collapsedByDefault = false;
+  std::int32_t device = -1;          // Gpu groups: the device id of their streams
   std::vector<std::uint32_t> lanes;  // indices into TimelineLayout::lanes()
 };
 
@@ -130,12 +149,21 @@ class TimelineLayout {
   const std::vector<Lane>& lanes() const { return lanes_; }
   const std::vector<LayoutRow>& rows() const { return rows_; }
 
+  // Adds a Memory lane per device of `memory` under that device's GPU
+  // lanes (the CPU's under the first CPU process; a device without lanes
+  // gets a group of its own).
+  void addMemoryLanes(const memory::MemoryAnalysis& memory);
+  const std::vector<MemoryLane>& memoryLanes() const { return memoryLanes_; }
+
   RowSlices rowSlices(const Trace& trace, std::uint32_t row) const;
   // The lane showing a track; kNoIndex when the track has none.
   std::uint32_t laneOfTrack(std::uint32_t track) const;
   // The row a slice is drawn in; kNoIndex when its track has no lane.
   std::uint32_t rowOfSlice(const Trace& trace, std::uint32_t slice) const;
   std::uint16_t colourClass(const Slice& s) const;
+  // The class of a name (what colourClass gives a slice of that name that
+  // is no memcpy or memset): the flame graph colours frames by it.
+  std::uint16_t nameColourClass(StringId name) const { return name < nameColour_.size() ? nameColour_[name] : 0; }
 
   // The time range the lanes hold (slices and counter samples); "fit all"
   // shows this, and times are labelled from its start. Trace::minTime()
@@ -150,6 +178,7 @@ class TimelineLayout {
   std::vector<Group> groups_;
   std::vector<Lane> lanes_;
   std::vector<LayoutRow> rows_;
+  std::vector<MemoryLane> memoryLanes_;
   std::vector<std::uint32_t> laneOfTrack_;
   std::vector<std::uint8_t> nameColour_;  // per StringId
   TimeNs contentStart_ = 0;
