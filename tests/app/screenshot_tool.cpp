@@ -175,15 +175,18 @@ int main(int argc, char** argv) {
   raiseDock(w, QStringLiteral("issuesDock"));
   saveGrab(&w, out, QStringLiteral("issues.png"));
 
-  // The Call Tree dock by blamed idle, the frame owning the most picked.
+  // The Call Tree dock by blamed idle, a frame a few levels down that owns
+  // the most of it picked (shallow enough for the icicle to show its callers).
   raiseDock(w, QStringLiteral("callTreeDock"));
   w.callTree()->waitForTrees();
   w.callTree()->metricBox()->setCurrentIndex(3);
   if (const calltree::CallTree* tree = w.callTree()->views().topDown.get()) {
+    // The most idle, the deepest among equals: where the idle narrows down.
     std::uint32_t heaviest = kNoIndex;
+    const auto key = [&](std::uint32_t n) { return std::pair(tree->nodes[n].idleNs.total, tree->nodes[n].depth); };
     for (std::uint32_t n = 0; n < tree->nodes.size(); ++n) {
-      if (tree->nodes[n].parent == kNoIndex) continue;
-      if (heaviest == kNoIndex || tree->nodes[n].idleNs.self > tree->nodes[heaviest].idleNs.self) heaviest = n;
+      if (tree->nodes[n].depth < 2 || tree->nodes[n].depth > 12) continue;
+      if (heaviest == kNoIndex || key(n) > key(heaviest)) heaviest = n;
     }
     if (heaviest != kNoIndex) w.callTree()->pickNode(heaviest);
   }

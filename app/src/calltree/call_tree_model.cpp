@@ -122,11 +122,16 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole && (section == Total || section == Self)) {
+    return section == Total ? tr("%1 of the frame and everything it called").arg(metricLabel(metric_))
+                            : tr("%1 of the frame alone").arg(metricLabel(metric_));
+  }
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Name: return tr("Frame");
-    case Total: return tr("Total (%1)").arg(metricLabel(metric_));
-    case Self: return tr("Self (%1)").arg(metricLabel(metric_));
+    case Total: return tr("Total");
+    case Self: return tr("Self");
     case Calls: return tr("Calls");
     default: return {};
   }

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTreeView>
@@ -48,10 +49,10 @@ FlameGraphPanel::FlameGraphPanel(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new CallTreeModel(this)), proxy_(new QSortFilterProxyModel(this)) {
   setObjectName(QStringLiteral("callTreePanel"));
   flame_ = new FlameGraphWidget(this);
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(flame_);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
+  scroll_ = new QScrollArea(this);
+  scroll_->setWidget(flame_);
+  scroll_->setWidgetResizable(true);
+  scroll_->setFrameShape(QFrame::NoFrame);
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(kSortRole);
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -64,8 +65,14 @@ FlameGraphPanel::FlameGraphPanel(TraceSession* session, QWidget* parent)
   treeView_->sortByColumn(CallTreeModel::Total, Qt::DescendingOrder);
   treeView_->setUniformRowHeights(true);
   treeView_->setAlternatingRowColors(true);
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(scroll);
+  treeView_->setIndentation(10);
+  // Numbers first, the frames last (as perf report lays out a call graph):
+  // a deep stack's indentation then pushes no figure out of sight.
+  treeView_->header()->moveSection(CallTreeModel::Name, CallTreeModel::ColumnCount - 1);
+  treeView_->setTreePosition(CallTreeModel::Name);
+  split_ = new QSplitter(Qt::Horizontal, this);
+  auto* split = split_;
+  split->addWidget(scroll_);
   split->addWidget(treeView_);
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 1);
@@ -153,6 +160,11 @@ void FlameGraphPanel::markStale() {
 
 void FlameGraphPanel::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
+  if (!splitSized_) {
+    // Half and half: the table's deep names need the room as much as the graph.
+    splitSized_ = true;
+    split_->setSizes({width() / 2, width() - width() / 2});
+  }
   rebuildIfStale();
 }
 
@@ -231,9 +243,15 @@ void FlameGraphPanel::applyOptions() {
   treeView_->sortByColumn(bottomUp() ? CallTreeModel::Self : CallTreeModel::Total, Qt::DescendingOrder);
   QHeaderView* header = treeView_->header();
   header->setStretchLastSection(false);
-  header->setSectionResizeMode(CallTreeModel::Name, QHeaderView::Stretch);
+  // Python stacks run dozens of frames deep: the names column grows with
+  // what is expanded and the view scrolls sideways, rather than cutting
+  // the deepest names to nothing.
+  header->setSectionResizeMode(CallTreeModel::Name, QHeaderView::ResizeToContents);
+  // Numbers get room for "999.99 ms"; the frame names take the rest.
+  const int numberWidth = treeView_->fontMetrics().horizontalAdvance(QStringLiteral("0000.00 ms")) + 12;
   for (int c : {CallTreeModel::Total, CallTreeModel::Self, CallTreeModel::Calls}) {
-    header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(c, QHeaderView::Interactive);
+    header->resizeSection(c, c == CallTreeModel::Calls ? numberWidth * 2 / 3 : numberWidth);
   }
   updateSearchLabel();
 }
@@ -271,14 +289,36 @@ void FlameGraphPanel::pickNode(std::uint32_t node) {
   const calltree::CallTree* tree = shownTree();
   if (!tree || node >= tree->nodes.size()) return;
   flame_->setSelectedNode(node);
+  for (const FlameFrame& f : flame_->layoutNow().frames) {
+    if (f.node != node) continue;
+    const QRectF r = flame_->frameRect(f);
+    scroll_->ensureVisible(static_cast<int>(r.center().x()), static_cast<int>(r.center().y()), 0,
+                           static_cast<int>(r.height() * 2));
+    break;
+  }
   const QModelIndex index = proxy_->mapFromSource(model_->indexOfNode(node));
   if (index.isValid()) {
     const QSignalBlocker block(treeView_->selectionModel());
+    // scrollTo also scrolls sideways to the end of the wide names column:
+    // keep the sideways position and let revealName decide.
+    const int sideways = treeView_->horizontalScrollBar()->value();
     treeView_->scrollTo(index);
+    treeView_->horizontalScrollBar()->setValue(sideways);
     treeView_->setCurrentIndex(index);
+    revealName(index);
   }
   const QString name = utf8(views_.trace->str(tree->nodes[node].name));
   session_->focusOccurrences(slicesOfNode(node), tr("frame %1").arg(name));
+}
+
+// Scrolls sideways so the start of the frame's name is in view.
+void FlameGraphPanel::revealName(const QModelIndex& index) {
+  const QRect rect = treeView_->visualRect(index);
+  QScrollBar* bar = treeView_->horizontalScrollBar();
+  // Only when the name starts out of sight: the figures on the left stay
+  // in view whenever they can.
+  const int width = treeView_->viewport()->width();
+  if (rect.left() < 0 || rect.left() > width - width / 4) bar->setValue(bar->value() + rect.left() - width / 2);
 }
 
 void FlameGraphPanel::onTreeRowPicked(const QModelIndex& proxyIndex) {

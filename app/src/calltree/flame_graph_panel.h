@@ -18,6 +18,8 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
+class QSplitter;
 class QSortFilterProxyModel;
 class QTreeView;
 
@@ -71,11 +73,15 @@ class FlameGraphPanel : public QWidget {
   void fillThreads();
   void onZoom(std::uint32_t node);
   void onTreeRowPicked(const QModelIndex& proxyIndex);
+  void revealName(const QModelIndex& index);
   void updateSearchLabel();
   const calltree::CallTree* shownTree() const;
 
   TraceSession* session_;
   FlameGraphWidget* flame_;
+  QScrollArea* scroll_;
+  QSplitter* split_;
+  bool splitSized_ = false;
   QTreeView* treeView_;
   CallTreeModel* model_;
   QSortFilterProxyModel* proxy_;

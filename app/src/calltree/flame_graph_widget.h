@@ -50,7 +50,7 @@ class FlameGraphWidget : public QWidget {
   QString frameName(const FlameFrame& frame) const;
   QString frameTooltip(const FlameFrame& frame) const;
 
-  QSize sizeHint() const override { return {800, 300}; }
+  QSize sizeHint() const override { return {480, 300}; }
 
  signals:
   void framePicked(quint32 node, quint32 thread);  // a click (node kNoIndex: a thread frame)

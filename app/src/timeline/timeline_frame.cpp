@@ -166,7 +166,8 @@ class FrameBuilder {
 
   void addMemory(const timeline::Lane& lane, double y, double h) {
     const timeline::MemoryLane& m = in_.layout->memoryLanes()[lane.memory];
-    addCounter(lane, m.reserved, y, h, f_.memoryReserved);
+    // Reserved as its top edge only: the allocated area under it stays clear.
+    addCounter(lane, m.reserved, y, h, f_.memoryReserved, 2.0);
     addCounter(lane, m.allocated, y, h, f_.memoryAllocated);
     const double x = left_ + device_.toPixel(m.peakAllocatedTs);
     if (x < left_ || x > in_.key.width) return;
@@ -178,8 +179,9 @@ class FrameBuilder {
     f_.peakLabels.push_back({QRectF(fitsRight ? x + 3 : x - w, y + 1, w, fm_.height()), text, false});
   }
 
+  // Bars up to each value (or, with `edge`, only their top `edge` pixels).
   void addCounter(const timeline::Lane& lane, const CounterSeries& series, double y, double h,
-                  QVector<QRectF>& out) {
+                  QVector<QRectF>& out, double edge = 0) {
     bars_.clear();
     timeline::computeCounterBars(series, device_, bars_);
     const double range = lane.counterMax - lane.counterMin;
@@ -188,7 +190,7 @@ class FrameBuilder {
       const double frac = range > 0 ? (b.value - lane.counterMin) / range : 1.0;
       const double bh = std::max(1.0, std::clamp(frac, 0.0, 1.0) * usable);
       const double x0 = toX(b.x0);
-      out.append(QRectF(x0, y + h - 2 - bh, toX(b.x1) - x0, bh));
+      out.append(QRectF(x0, y + h - 2 - bh, toX(b.x1) - x0, edge > 0 ? std::min(edge, bh) : bh));
     }
   }
 

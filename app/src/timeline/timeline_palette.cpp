@@ -45,7 +45,7 @@ TimelinePalette TimelinePalette::forDark(bool dark) {
     p.measure = QColor(0x8A, 0xB4, 0xF8);
     p.counter = QColor(0x4F, 0xC3, 0xF7);
     p.memoryAllocated = QColor(0xBA, 0x68, 0xC8);
-    p.memoryReserved = QColor(0x4A, 0x3A, 0x55);
+    p.memoryReserved = QColor(0xCE, 0x93, 0xD8);
     p.memoryPeak = QColor(0xFF, 0x8A, 0x80);
   } else {
     p.background = QColor(0xFF, 0xFF, 0xFF);
@@ -63,7 +63,7 @@ TimelinePalette TimelinePalette::forDark(bool dark) {
     p.measure = QColor(0x1A, 0x73, 0xE8);
     p.counter = QColor(0x03, 0x9B, 0xE5);
     p.memoryAllocated = QColor(0x8E, 0x24, 0xAA);
-    p.memoryReserved = QColor(0xE1, 0xBE, 0xE7);
+    p.memoryReserved = QColor(0xAB, 0x47, 0xBC);
     p.memoryPeak = QColor(0xC6, 0x28, 0x28);
   }
   return p;
