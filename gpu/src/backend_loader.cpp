@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 #define GAPSCOPE_GPU_MODULE_NAME "libgapscope_gpu_cuda.so"
 #endif
 
+#if GAPSCOPE_GPU_HAVE_CUDA_MODULE
 std::vector<fs::path> candidatePaths() {
   return installedFileCandidates("GAPSCOPE_GPU_MODULE", GAPSCOPE_GPU_MODULE_NAME,
 #ifdef GAPSCOPE_GPU_MODULE_INSTALL_PATH
@@ -35,6 +36,7 @@ std::vector<fs::path> candidatePaths() {
 #endif
   );
 }
+#endif
 
 LoadedBackend load() {
   LoadedBackend b;

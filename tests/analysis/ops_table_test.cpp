@@ -273,7 +273,9 @@ TEST(OpsTable, GroupingByShapesSplitsRows) {
   m.cpu("aten::mm", "cpu_op", 60, 10, kNoCorrelation, 1, "[[2, 3], [3, 4]]");
   Trace trace = m.finish();
   EXPECT_EQ(buildOpTable(trace).rows.size(), 1u);
-  OpTable grouped = buildOpTable(trace, OpTableOptions{true});
+  OpTableOptions byShapes;
+  byShapes.groupByShapes = true;
+  OpTable grouped = buildOpTable(trace, byShapes);
   ASSERT_EQ(grouped.rows.size(), 2u);
   EXPECT_EQ(grouped.rows[0].inputShapes, "[[8, 8], [8, 8]]");  // larger CPU total first
   EXPECT_EQ(grouped.rows[0].calls, 1);

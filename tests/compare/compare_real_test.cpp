@@ -128,7 +128,9 @@ TEST_P(RealPair, RunFiguresAreTheSingleTraceFigures) {
     EXPECT_EQ(rowsOfRun, kernels.rows.size());
 
     ASSERT_TRUE(c.opsByShapes);  // these traces were recorded with record_shapes=True
-    const analysis::OpTable ops = analysis::buildOpTable(trace, {true});
+    analysis::OpTableOptions byShapes;
+    byShapes.groupByShapes = true;
+    const analysis::OpTable ops = analysis::buildOpTable(trace, byShapes);
     for (const analysis::OpRow& row : ops.rows) {
       if (row.device != analysis::OpDevice::Cpu) continue;
       auto it = std::find_if(c.ops.begin(), c.ops.end(), [&](const OpDelta& o) {

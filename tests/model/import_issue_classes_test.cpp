@@ -169,7 +169,9 @@ TEST_P(ImportIssueClasses, CountsEqualACountFromTheJson) {
   for (const Counted& k : kCounted) {
     const auto it = expected.byName.find(k.name);
     EXPECT_EQ(issues.count(k.name), it == expected.byName.end() ? 0 : it->second) << k.name;
-    if (const ImportIssue* issue = issues.find(k.name)) EXPECT_EQ(issue->producerQuirk, k.producerQuirk) << k.name;
+    if (const ImportIssue* issue = issues.find(k.name)) {
+      EXPECT_EQ(issue->producerQuirk, k.producerQuirk) << k.name;
+    }
   }
   EXPECT_EQ(issues.count("unbound_flow_point"), 0u);
 }
