@@ -38,8 +38,10 @@
 #endif
 #include "timeline/timeline_view.h"
 #include <QComboBox>
+#include <QLineEdit>
 
 #include "calltree/flame_graph_panel.h"
+#include "calltree/flame_graph_widget.h"
 #include "timeline/timeline_widget.h"
 #include "panels/memory_panel.h"
 #include "trace_loader.h"
@@ -191,6 +193,14 @@ int main(int argc, char** argv) {
     if (heaviest != kNoIndex) w.callTree()->pickNode(heaviest);
   }
   saveGrab(&w, out, QStringLiteral("calltree.png"));
+  w.callTree()->searchEdit()->setText(QStringLiteral("nn.Module: Linear"));
+  saveGrab(&w, out, QStringLiteral("calltree-search.png"));
+  w.callTree()->searchEdit()->clear();
+  if (w.callTree()->flame()->selectedNode() != kNoIndex) {
+    emit w.callTree()->flame()->zoomRequested(w.callTree()->flame()->selectedNode());
+    saveGrab(&w, out, QStringLiteral("calltree-zoom.png"));
+    emit w.callTree()->flame()->zoomRequested(kNoIndex);
+  }
   w.callTree()->directionBox()->setCurrentIndex(1);
   saveGrab(&w, out, QStringLiteral("calltree-bottom-up.png"));
   w.callTree()->directionBox()->setCurrentIndex(0);
