@@ -46,18 +46,22 @@ class Sink {
     if (buf_.size() > (1 << 20)) flush();
   }
   std::uint64_t written() const { return written_; }
+  // A write failed (a full disk): the generator stops instead of going on.
+  bool failed() const { return failed_; }
 
  private:
   void flush() {
     if (buf_.empty()) return;
-    if (gz_) gzwrite(gz_, buf_.data(), static_cast<unsigned>(buf_.size()));
-    else std::fwrite(buf_.data(), 1, buf_.size(), file_);
+    const std::size_t done = gz_ ? static_cast<std::size_t>(std::max(0, gzwrite(gz_, buf_.data(), static_cast<unsigned>(buf_.size()))))
+                                 : std::fwrite(buf_.data(), 1, buf_.size(), file_);
+    failed_ = failed_ || done != buf_.size();
     buf_.clear();
   }
   bool gzip_;
   gzFile gz_ = nullptr;
   FILE* file_ = nullptr;
   std::string buf_;
+  bool failed_ = false;
   std::uint64_t written_ = 0;
 };
 
@@ -275,7 +279,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   const char* out = argv[1];
-  const double mb = std::atof(argv[2]);
+  // A size that is no positive number (the arguments swapped, say) would
+  // make the limit below wrap around and the file grow until the disk is full.
+  char* end = nullptr;
+  const double mb = std::strtod(argv[2], &end);
+  if (end == argv[2] || *end != '\0' || !(mb >= 0.01) || mb > 1e7) {
+    std::fprintf(stderr, "gapscope-gen-trace: SIZE_MB must be a number of megabytes (0.01 to 1e7), got '%s'\n", argv[2]);
+    return 2;
+  }
   std::uint64_t seed = 1;
   bool gzip = false;
   for (int i = 3; i < argc; ++i) {
@@ -284,10 +295,14 @@ int main(int argc, char** argv) {
   }
   Sink sink(out, gzip);
   Generator g(sink, seed);
-  const auto limit = static_cast<std::uint64_t>(mb * 1e6) - 4096;
+  const auto limit = static_cast<std::uint64_t>(std::max(mb * 1e6, 8192.0)) - 4096;
   g.header();
-  while (sink.written() < limit) g.step(limit);
+  while (sink.written() < limit && !sink.failed()) g.step(limit);
   g.footer();
+  if (sink.failed()) {
+    std::fprintf(stderr, "gapscope-gen-trace: writing %s failed (disk full?)\n", out);
+    return 1;
+  }
   std::printf("%s: %.1f MB of JSON text\n", out, static_cast<double>(sink.written()) / 1e6);
   return 0;
 }
