@@ -1,5 +1,6 @@
 // gapscope-cli gaps: where the GPU sat idle, why, and what it cost.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
@@ -200,8 +201,18 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
   constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
   std::string buf;
   std::string ops;
+  // Numbers go straight into the buffer: they never need quotes.
   auto field = [&buf](std::string_view text) {
     format::appendCsvQuoted(buf, text);
+    buf += ',';
+  };
+  auto usField = [&buf](TimeNs ns) {
+    format::appendExactUs(buf, ns);
+    buf += ',';
+  };
+  auto intField = [&buf](std::int64_t value) {
+    char digits[24];
+    buf.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
     buf += ',';
   };
   for (const RankedGap& r : gaps) {
@@ -212,13 +223,17 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
       if (i) ops += "; ";
       ops += op.isUntraced ? std::string_view("(untraced)") : t.str(op.name);
       ops += '=';
-      ops += format::exactUs(op.selfNs);
+      format::appendExactUs(ops, op.selfNs);
     }
-    field(std::to_string(g.device));
-    field(g.stream < 0 ? std::string() : std::to_string(g.stream));
-    field(format::exactUs(g.start));
-    field(format::exactUs(g.dur));
-    field(format::exactUs(r.deviceIdle));
+    intField(g.device);
+    if (g.stream < 0) {
+      buf += ',';
+    } else {
+      intField(g.stream);
+    }
+    usField(g.start);
+    usField(g.dur);
+    usField(r.deviceIdle);
     field(analysis::gapCauseName(g.cause));
     field(analysis::htaIdleKindName(g.hta));
     field(sliceName(t, g.before));

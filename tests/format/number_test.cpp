@@ -68,6 +68,12 @@ TEST(FormatMicroseconds, ExactDecimalText) {
       {kMin, "-9223372036854775.808"},
   };
   for (const auto& [ns, want] : cases) EXPECT_EQ(exactUs(ns), want) << "ns = " << ns;
+  // Appended after what the buffer holds, as the CSV writer uses it.
+  std::string row = "x,";
+  appendExactUs(row, 1020);
+  row += ',';
+  appendExactUs(row, -300);
+  EXPECT_EQ(row, "x,1.02,-0.3");
 }
 
 TEST(FormatMicroseconds, JsonNumberIsTheNearestDouble) {

@@ -31,8 +31,21 @@ std::string escapeMarkdown(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// find_first_of with a four-character set calls memchr once per character
+// of the text; kernel names run to hundreds of characters, millions of times.
+bool needsCsvQuotes(std::string_view text) {
+  for (char c : text) {
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void appendCsvQuoted(std::string& out, std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+  if (!needsCsvQuotes(text)) {
     out.append(text.data(), text.size());
     return;
   }

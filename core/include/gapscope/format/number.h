@@ -27,6 +27,8 @@ std::string formatPercent(double pct, PercentStyle style = PercentStyle::Readabl
 // Exact decimal microseconds of integer nanoseconds, trailing zeros dropped:
 // 1920 -> "1.92", 1000 -> "1", -5 -> "-0.005". For CSV.
 std::string exactUs(TimeNs ns);
+// The same, appended to `out` without a string of its own (millions of CSV rows).
+void appendExactUs(std::string& out, TimeNs ns);
 // Microseconds as a JSON number: ns / 1000.0, whose shortest round-trip
 // form (what JSON writers print) is the exact decimal for |ns| < 2^53.
 double usNumber(TimeNs ns);
