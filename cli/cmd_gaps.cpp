@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <numeric>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -157,6 +158,35 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
 }
 
 // Streamed: the gap list may hold millions of rows (JsonObjectStream).
+// Makes the rows of `gaps` a chunk at a time in time order (by gap index)
+// and hands them out in rank order. The gaps are ranked by idle time, so in
+// rank order each row reads its gap record, CPU-op rows and slices from
+// random places in a model of hundreds of megabytes; in time order those
+// reads move forward through memory. A chunk's text is held at once
+// (kChunkRows rows, tens of megabytes at most).
+template <typename MakeRow, typename EmitRow>
+void forRowsInTimeOrder(const std::vector<RankedGap>& gaps, MakeRow make, EmitRow emit) {
+  constexpr std::size_t kChunkRows = 32768;
+  std::vector<std::uint32_t> order;
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  // per row of the chunk: offset, length in `text`
+  std::string text;
+  for (std::size_t from = 0; from < gaps.size(); from += kChunkRows) {
+    const std::size_t count = std::min(kChunkRows, gaps.size() - from);
+    order.resize(count);
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return gaps[from + x].gap < gaps[from + y].gap; });
+    text.clear();
+    spans.assign(count, {0, 0});
+    for (std::uint32_t k : order) {
+      const std::size_t begin = text.size();
+      make(text, gaps[from + k]);
+      spans[k] = {begin, text.size() - begin};
+    }
+    for (const auto& [begin, length] : spans) emit(std::string_view(text).substr(begin, length));
+  }
+}
+
 void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
                const std::vector<RankedGap>& gaps, bool perStep) {
   JsonObjectStream o(out);
@@ -167,12 +197,9 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
   for (const auto& s : a.streams) streams.push_back(statsJson(s, true));
   o.member("streams", streams);
   o.beginArray("gaps");
-  std::string element;
-  for (const RankedGap& r : gaps) {
-    element.clear();
-    appendGapElement(element, t, a, r);
-    o.rawElement(element);
-  }
+  forRowsInTimeOrder(
+      gaps, [&](std::string& text, const RankedGap& r) { appendGapElement(text, t, a, r); },
+      [&](std::string_view element) { o.rawElement(element); });
   o.endArray();
   const auto& l = a.launchStats;
   o.member("launches", {{"count", l.count},
@@ -192,15 +219,8 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
 
 // --- CSV: one row per gap ------------------------------------------------------
 
-// Rows are printed into one buffer, written out every megabyte: the list
-// may hold millions of gaps.
-void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
-              const std::vector<RankedGap>& gaps) {
-  writeCsvRow(out, {"device", "stream", "start_us", "dur_us", "device_idle_us", "cause", "hta_category", "before",
-                    "after", "launch_call", "launch_thread", "cpu_ops", "explanation"});
-  constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-  std::string buf;
-  std::string ops;
+// One gap's CSV row, newline included. `ops` is scratch space.
+void appendCsvRow(std::string& buf, std::string& ops, const Trace& t, const GapAnalysis& a, const RankedGap& r) {
   // Numbers go straight into the buffer: they never need quotes.
   auto field = [&buf](std::string_view text) {
     format::appendCsvQuoted(buf, text);
@@ -215,39 +235,50 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
     buf.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
     buf += ',';
   };
-  for (const RankedGap& r : gaps) {
-    const Gap& g = a.gaps[r.gap];
-    ops.clear();
-    for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
-      const analysis::CpuOpBlame& op = a.cpuOps[g.cpuOpsBegin + i];
-      if (i) ops += "; ";
-      ops += op.isUntraced ? std::string_view("(untraced)") : t.str(op.name);
-      ops += '=';
-      format::appendExactUs(ops, op.selfNs);
-    }
-    intField(g.device);
-    if (g.stream < 0) {
-      buf += ',';
-    } else {
-      intField(g.stream);
-    }
-    usField(g.start);
-    usField(g.dur);
-    usField(r.deviceIdle);
-    field(analysis::gapCauseName(g.cause));
-    field(analysis::htaIdleKindName(g.hta));
-    field(sliceName(t, g.before));
-    field(sliceName(t, g.after));
-    field(sliceName(t, g.launch));
-    field(g.launchTrack == kNoIndex ? std::string() : threadText(t, g.launchTrack));
-    field(ops);
-    format::appendCsvQuoted(buf, analysis::explainGap(t, g));
-    buf += '\n';
-    if (buf.size() >= kFlushBytes) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
-    }
+  const Gap& g = a.gaps[r.gap];
+  ops.clear();
+  for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
+    const analysis::CpuOpBlame& op = a.cpuOps[g.cpuOpsBegin + i];
+    if (i) ops += "; ";
+    ops += op.isUntraced ? std::string_view("(untraced)") : t.str(op.name);
+    ops += '=';
+    format::appendExactUs(ops, op.selfNs);
   }
+  intField(g.device);
+  if (g.stream < 0) {
+    buf += ',';
+  } else {
+    intField(g.stream);
+  }
+  usField(g.start);
+  usField(g.dur);
+  usField(r.deviceIdle);
+  field(analysis::gapCauseName(g.cause));
+  field(analysis::htaIdleKindName(g.hta));
+  field(sliceName(t, g.before));
+  field(sliceName(t, g.after));
+  field(sliceName(t, g.launch));
+  field(g.launchTrack == kNoIndex ? std::string() : threadText(t, g.launchTrack));
+  field(ops);
+  format::appendCsvQuoted(buf, analysis::explainGap(t, g));
+  buf += '\n';
+}
+
+void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
+              const std::vector<RankedGap>& gaps) {
+  writeCsvRow(out, {"device", "stream", "start_us", "dur_us", "device_idle_us", "cause", "hta_category", "before",
+                    "after", "launch_call", "launch_thread", "cpu_ops", "explanation"});
+  constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+  std::string buf;
+  std::string ops;
+  forRowsInTimeOrder(
+      gaps, [&](std::string& text, const RankedGap& r) { appendCsvRow(text, ops, t, a, r); },
+      [&](std::string_view row) {
+        buf += row;
+        if (buf.size() < kFlushBytes) return;
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf.clear();
+      });
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
