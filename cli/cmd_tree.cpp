@@ -98,7 +98,7 @@ void addRows(TextTable& table, const Trace& trace, const CallTree& tree, const s
   for (std::uint32_t id : childrenByTotal(tree, ids, metric)) {
     if (!shown.count(id)) continue;
     const CallNode& n = tree.nodes[id];
-    table.addRow({std::string(2 * n.depth, ' ') + std::string(trace.str(n.name)),
+    table.addRow({std::string(2 * n.depth, ' ') + std::string(calltree::nodeName(trace, n)),
                   metricText(n.figure(metric).total, metric), metricText(n.figure(metric).self, metric),
                   std::to_string(n.calls)});
     addRows(table, trace, tree, n.children, shown, metric);
@@ -144,7 +144,9 @@ int runTree(const Args& args, std::ostream& out, std::ostream& err) {
   if (!path) return 2;
   auto trace = loadTraceForCommand(*path, "tree", err);
   if (!trace) return 1;
-  const CallTree tree = calltree::buildCallTree(*trace, analysis::analyzeGaps(*trace));
+  calltree::CallTreeOptions options;
+  options.mergeSteps = args.has("merge-steps");
+  const CallTree tree = calltree::buildCallTree(*trace, analysis::analyzeGaps(*trace), options);
   const auto threads = selectThreads(*trace, tree, tid);
   if (tid && threads.empty()) {
     err << "gapscope-cli tree: no thread with CPU work has tid " << *tid << " (threads: " << threadList(*trace, tree)
@@ -163,10 +165,10 @@ int runTree(const Args& args, std::ostream& out, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("tree",
                      "tree TRACE [--metric cpu|device|launches|idle] [--format text|json|folded] [--thread TID] "
-                     "[--limit N]",
+                     "[--limit N] [--merge-steps]",
                      "call tree per CPU thread (stacks merged by name path): CPU total/self, device time launched, "
                      "kernel launches, launch-overhead idle; folded = flame graph input (self values); "
-                     "--limit: nodes shown in text, 30",
-                     {}, runTree);
+                     "--limit: nodes shown in text, 30; --merge-steps: ProfilerStep#N frames as one ProfilerStep*",
+                     {"merge-steps"}, runTree);
 
 }  // namespace gapscope::cli

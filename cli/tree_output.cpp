@@ -44,7 +44,7 @@ void foldThread(std::ostream& out, const Trace& trace, const CallTree& tree, con
     const CallNode& node = tree.nodes[v.node];
     path.resize(v.prefixLength);
     path += ';';
-    path += foldedFrame(trace.str(node.name));
+    path += foldedFrame(calltree::nodeName(trace, node));
     const std::int64_t self = node.figure(metric).self;
     if (self > 0) out << path << ' ' << self << '\n';
     for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back({*it, path.size()});
@@ -61,7 +61,7 @@ void addFigures(Json& j, const char* prefix, const calltree::Figure& f, bool isT
 Json nodeJson(const Trace& trace, const CallTree& tree, std::uint32_t id, Metric metric) {
   const CallNode& n = tree.nodes[id];
   Json j;
-  j["name"] = std::string(trace.str(n.name));
+  j["name"] = std::string(calltree::nodeName(trace, n));
   j["calls"] = n.calls;
   addFigures(j, "cpu", n.cpuNs, true);
   addFigures(j, "device", n.deviceNs, true);

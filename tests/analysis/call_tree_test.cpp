@@ -246,6 +246,39 @@ TEST(CallTree, ReportWithoutPythonChargesTheInnermostOperator) {
   EXPECT_EQ(std::get<std::int64_t>(t.rows[0][t.column("launches")]), 1);
 }
 
+// Steps merged: ProfilerStep#1 and #2 are one "ProfilerStep*" node with both
+// calls, their ops one node below it; bottom-up, op's caller is that node.
+TEST(CallTree, MergedStepsAreOneNode) {
+  TraceMaker m;
+  m.cpu("ProfilerStep#1", "user_annotation", 0, 1000);
+  m.cpu("op", "cpu_op", 100, 500);
+  m.cpu("ProfilerStep#2", "user_annotation", 2000, 1000);
+  m.cpu("op", "cpu_op", 2100, 300);
+  const Trace trace = m.finish();
+  CallTreeOptions options;
+  options.mergeSteps = true;
+  const CallTree tree = buildCallTree(trace, analysis::analyzeGaps(trace), options);
+  ASSERT_EQ(tree.threads[0].roots.size(), 1u);
+  const CallNode& steps = tree.nodes[tree.threads[0].roots[0]];
+  EXPECT_TRUE(steps.mergedSteps);
+  EXPECT_EQ(nodeName(trace, steps), "ProfilerStep*");
+  EXPECT_EQ(steps.calls, 2u);
+  EXPECT_EQ(steps.cpuNs.total, 2000);
+  EXPECT_EQ(steps.cpuNs.self, 1200);
+  ASSERT_EQ(steps.children.size(), 1u);
+  EXPECT_EQ(tree.nodes[steps.children[0]].calls, 2u);
+  EXPECT_EQ(tree.slicesOf(tree.threads[0].roots[0]).size(), 2u);
+  const BottomUpTree bu = buildBottomUp(tree);
+  EXPECT_EQ(bu.tree.threads[0].roots.size(), 2u);  // ProfilerStep*, op
+  const CallNode* opUp = nodeAt(trace, bu.tree, 0, {"op"});
+  ASSERT_NE(opUp, nullptr);
+  ASSERT_EQ(opUp->children.size(), 1u);
+  EXPECT_TRUE(bu.tree.nodes[opUp->children[0]].mergedSteps);
+  EXPECT_EQ(bu.tree.nodes[opUp->children[0]].cpuNs.self, 800);
+  // Without the option each step is its own root.
+  EXPECT_EQ(buildCallTree(trace, analysis::analyzeGaps(trace)).threads[0].roots.size(), 2u);
+}
+
 TEST(CallTree, MetricNamesRoundTrip) {
   for (Metric m : {Metric::Cpu, Metric::Device, Metric::Launches, Metric::Idle}) {
     Metric back = Metric::Cpu;

@@ -109,7 +109,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Name:
       if (isThread) return utf8(calltree::threadLabel(*trace_, trace_->tracks[tree_->threads[threadOf(index)].track]));
-      return utf8(trace_->str(tree_->nodes[nodeOf(index)].name));
+      return utf8(calltree::nodeName(*trace_, tree_->nodes[nodeOf(index)]));
     case Total: return sort ? QVariant::fromValue<qlonglong>(f.total) : QVariant(metricValueText(metric_, f.total));
     case Self: return sort ? QVariant::fromValue<qlonglong>(f.self) : QVariant(metricValueText(metric_, f.self));
     case Calls: {

@@ -33,6 +33,7 @@ CallTreeViews buildViews(std::shared_ptr<const analysis::TraceAnalysis> analysis
   if (range) {
     calltree::CallTreeOptions options;
     options.range = range;
+    options.mergeSteps = true;  // as the held tree
     views.topDown = std::make_shared<const calltree::CallTree>(
         calltree::buildCallTree(analysis->trace(), analysis->gaps(), options));
   } else {
@@ -307,7 +308,7 @@ void FlameGraphPanel::pickNode(std::uint32_t node) {
     treeView_->setCurrentIndex(index);
     revealName(index);
   }
-  const QString name = utf8(views_.trace->str(tree->nodes[node].name));
+  const QString name = utf8(calltree::nodeName(*views_.trace, tree->nodes[node]));
   session_->focusOccurrences(slicesOfNode(node), tr("frame %1").arg(name));
 }
 

@@ -70,7 +70,7 @@ QString FlameGraphWidget::frameName(const FlameFrame& frame) const {
   if (frame.node == kNoIndex) {
     return utf8(calltree::threadLabel(*source_.trace, source_.trace->tracks[source_.tree->threads[frame.thread].track]));
   }
-  return utf8(source_.trace->str(source_.tree->nodes[frame.node].name));
+  return utf8(calltree::nodeName(*source_.trace, source_.tree->nodes[frame.node]));
 }
 
 bool FlameGraphWidget::matches(const FlameFrame& frame) const {

@@ -45,7 +45,13 @@ const memory::MemoryAnalysis& TraceAnalysis::memory() const {
 }
 
 const calltree::CallTree& TraceAnalysis::callTree() const {
-  return get(callTree_, [&] { return calltree::buildCallTree(*trace_, gaps()); });
+  // Steps merged: the app's flame graph and the report read this tree, and
+  // a trace of thousands of steps would otherwise draw none of them.
+  return get(callTree_, [&] {
+    calltree::CallTreeOptions options;
+    options.mergeSteps = true;
+    return calltree::buildCallTree(*trace_, gaps(), options);
+  });
 }
 
 void TraceAnalysis::computeAll(StageObserver* observer) const {

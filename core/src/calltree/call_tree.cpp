@@ -50,6 +50,10 @@ std::vector<std::uint32_t> CallTree::slicesOf(std::uint32_t node) const {
   return slices;
 }
 
+std::string_view nodeName(const Trace& trace, const CallNode& node) {
+  return node.mergedSteps ? std::string_view("ProfilerStep*") : trace.str(node.name);
+}
+
 std::string threadLabel(const Trace& trace, const Track& track) {
   const std::string tid = chromeIdText(trace, track.tid);
   if (track.name == kEmptyString) return "thread " + tid;

@@ -20,7 +20,9 @@ void addFigure(Figure& into, const Figure& from, bool withTotal) {
 std::vector<std::uint32_t> sameNameAncestors(const std::vector<CallNode>& nodes, std::uint32_t node) {
   std::vector<std::uint32_t> found;
   for (std::uint32_t a = nodes[node].parent; a != kNoIndex; a = nodes[a].parent) {
-    if (nodes[a].name == nodes[node].name) found.push_back(a);
+    const bool same = nodes[a].mergedSteps || nodes[node].mergedSteps ? nodes[a].mergedSteps && nodes[node].mergedSteps
+                                                                       : nodes[a].name == nodes[node].name;
+    if (same) found.push_back(a);
   }
   return found;
 }
@@ -46,7 +48,7 @@ class Inverter {
     const std::vector<std::uint32_t> recursion = sameNameAncestors(in_.nodes, node);
     std::uint32_t inverted = kNoIndex;
     for (std::uint32_t a = node; a != kNoIndex; a = in_.nodes[a].parent) {
-      inverted = childOf(inverted, in_.nodes[a].name, from.thread);
+      inverted = childOf(inverted, in_.nodes[a], from.thread);
       const bool withTotal = std::none_of(recursion.begin(), recursion.end(), [&](std::uint32_t r) {
         return added_.count(pairKey(inverted, r)) > 0;
       });
@@ -72,12 +74,15 @@ class Inverter {
   }
 
  private:
-  std::uint32_t childOf(std::uint32_t parent, StringId name, std::uint32_t thread) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | name;
+  std::uint32_t childOf(std::uint32_t parent, const CallNode& frame, std::uint32_t thread) {
+    // Merged steps share one key whatever their first step's name.
+    const std::uint32_t nameKey = frame.mergedSteps ? kNoIndex : frame.name;
+    const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | nameKey;
     auto [it, added] = index_[thread].try_emplace(key, static_cast<std::uint32_t>(out_.tree.nodes.size()));
     if (!added) return it->second;
     CallNode node;
-    node.name = name;
+    node.name = frame.name;
+    node.mergedSteps = frame.mergedSteps;
     node.parent = parent;
     node.thread = thread;
     if (parent == kNoIndex) {

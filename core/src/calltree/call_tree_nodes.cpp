@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "calltree/call_tree_detail.h"
+#include "gapscope/analysis/steps.h"
 #include "gapscope/model/time_limits.h"
 
 namespace gapscope::calltree::detail {
@@ -28,10 +29,31 @@ TimeNs overlapNs(const Slice& child, const Slice& parent) {
 }
 
 // Merges one thread's slices into nodes keyed by (parent node, name).
+// Which names are ProfilerStep#N, looked up once per name.
+class StepNames {
+ public:
+  StepNames(const Trace& trace, bool merge) : trace_(trace), merge_(merge) {}
+  bool isStep(StringId name) {
+    if (!merge_) return false;
+    if (known_.size() <= name) known_.resize(trace_.strings.size() > name ? trace_.strings.size() : name + 1, kUnknown);
+    if (known_[name] == kUnknown) known_[name] = analysis::isProfilerStepName(trace_.str(name)) ? 1 : 0;
+    return known_[name] == 1;
+  }
+
+ private:
+  static constexpr std::int8_t kUnknown = -1;
+  const Trace& trace_;
+  bool merge_;
+  std::vector<std::int8_t> known_;
+};
+
+// The key all merged steps share in place of a name.
+constexpr std::uint32_t kStepsKey = kNoIndex;
+
 class ThreadMerger {
  public:
-  ThreadMerger(const Trace& trace, std::uint32_t threadIndex, CallTree& out)
-      : trace_(trace), thread_(threadIndex), out_(out) {}
+  ThreadMerger(const Trace& trace, std::uint32_t threadIndex, CallTree& out, StepNames& steps)
+      : trace_(trace), thread_(threadIndex), out_(out), steps_(steps) {}
 
   // The node of slice `i`, creating it (and its ancestors' nodes) on first use.
   std::uint32_t nodeOf(std::uint32_t i) {
@@ -47,9 +69,13 @@ class ThreadMerger {
   void assign(std::uint32_t slice) {
     const Slice& s = trace_.slices[slice];
     const std::uint32_t parentNode = s.parent == kNoIndex ? kNoIndex : out_.nodeOfSlice[s.parent];
-    const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | s.name;
+    const bool step = steps_.isStep(s.name);
+    const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | (step ? kStepsKey : s.name);
     auto [it, added] = children_.try_emplace(key, static_cast<std::uint32_t>(out_.nodes.size()));
-    if (added) addNode(s.name, parentNode);
+    if (added) {
+      addNode(s.name, parentNode);
+      out_.nodes.back().mergedSteps = step;
+    }
     out_.nodeOfSlice[slice] = it->second;
   }
 
@@ -72,6 +98,7 @@ class ThreadMerger {
   const Trace& trace_;
   std::uint32_t thread_;
   CallTree& out_;
+  StepNames& steps_;
   std::unordered_map<std::uint64_t, std::uint32_t> children_;
   std::vector<std::uint32_t> pending_;  // slices still without a node, innermost first
 };
@@ -100,12 +127,13 @@ void addCpuTimes(const Trace& trace, const Track& track, const CallTreeOptions& 
 CallTree buildNodes(const Trace& trace, const CallTreeOptions& options) {
   CallTree out;
   out.nodeOfSlice.assign(trace.slices.size(), kNoIndex);
+  StepNames steps(trace, options.mergeSteps);
   for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
     const Track& track = trace.tracks[t];
     if (!holdsCpuWork(trace, track)) continue;
     const auto threadIndex = static_cast<std::uint32_t>(out.threads.size());
     out.threads.push_back(ThreadCalls{t, {}});
-    ThreadMerger merger(trace, threadIndex, out);
+    ThreadMerger merger(trace, threadIndex, out, steps);
     for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) merger.nodeOf(i);
     addCpuTimes(trace, track, options, out);
   }

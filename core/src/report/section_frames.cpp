@@ -59,10 +59,10 @@ std::uint32_t innermost(const calltree::CallTree& tree, const std::vector<FrameK
   return kNoIndex;
 }
 
-void charge(std::map<StringId, FrameTotals>& frames, const calltree::CallTree& tree, std::uint32_t owner,
-            FrameKind kind, const calltree::CallNode& from) {
+void charge(std::map<std::string_view, FrameTotals>& frames, const Trace& trace, const calltree::CallTree& tree,
+            std::uint32_t owner, FrameKind kind, const calltree::CallNode& from) {
   if (owner == kNoIndex) return;
-  FrameTotals& f = frames[tree.nodes[owner].name];
+  FrameTotals& f = frames[calltree::nodeName(trace, tree.nodes[owner])];
   f.kind = kind;
   f.idle = addSaturating(f.idle, from.idleNs.self);
   f.launches = addSaturating(f.launches, from.launches.self);
@@ -75,20 +75,20 @@ Table idleFramesTable(const Trace& trace, const calltree::CallTree& tree, std::s
   const std::vector<FrameKind> kinds = nodeKinds(trace, tree);
   const bool python = std::any_of(kinds.begin(), kinds.end(),
                                   [](FrameKind k) { return k == FrameKind::Python || k == FrameKind::Module; });
-  std::map<StringId, FrameTotals> frames;
+  std::map<std::string_view, FrameTotals> frames;
   std::int64_t allIdle = 0;
   for (std::uint32_t n = 0; n < tree.nodes.size(); ++n) {
     const calltree::CallNode& node = tree.nodes[n];
     if (node.idleNs.self == 0 && node.launches.self == 0 && node.deviceNs.self == 0) continue;
     allIdle = addSaturating(allIdle, node.idleNs.self);
     if (python) {
-      charge(frames, tree, innermost(tree, kinds, n, FrameKind::Python), FrameKind::Python, node);
-      charge(frames, tree, innermost(tree, kinds, n, FrameKind::Module), FrameKind::Module, node);
+      charge(frames, trace, tree, innermost(tree, kinds, n, FrameKind::Python), FrameKind::Python, node);
+      charge(frames, trace, tree, innermost(tree, kinds, n, FrameKind::Module), FrameKind::Module, node);
     } else {
-      charge(frames, tree, innermost(tree, kinds, n, FrameKind::Operator), FrameKind::Operator, node);
+      charge(frames, trace, tree, innermost(tree, kinds, n, FrameKind::Operator), FrameKind::Operator, node);
     }
   }
-  std::vector<std::pair<StringId, FrameTotals>> rows;
+  std::vector<std::pair<std::string_view, FrameTotals>> rows;
   for (const auto& f : frames) {
     if (f.second.idle > 0) rows.push_back(f);
   }
@@ -106,7 +106,7 @@ Table idleFramesTable(const Trace& trace, const calltree::CallTree& tree, std::s
                     "code): each launch's launch-overhead idle charged to the innermost operator or annotation "
                     "around it.";
   for (const auto& [name, f] : rows) {
-    t.rows.push_back({textCell(trace.str(name)), textCell(kindText(f.kind)), durationCell(f.idle),
+    t.rows.push_back({textCell(name), textCell(kindText(f.kind)), durationCell(f.idle),
                       realCell(percentOf(static_cast<double>(f.idle), static_cast<double>(allIdle))),
                       intCell(f.launches), durationCell(f.device)});
   }

@@ -47,7 +47,7 @@ class TraceAnalysis {
   const KernelTable& kernels() const;
   const memory::MemoryAnalysis& memory() const;
   // Not computed by computeAll (most views never ask for it): the first to
-  // ask builds it.
+  // ask builds it. Profiler steps merged (CallTreeOptions::mergeSteps).
   const calltree::CallTree& callTree() const;
 
   // Computes every part but the call tree not computed yet, now, as stages

@@ -41,6 +41,9 @@ struct CallNode {
   std::uint32_t parent = kNoIndex;  // index into CallTree::nodes; kNoIndex for a root
   std::uint32_t thread = 0;         // index into CallTree::threads
   std::uint16_t depth = 0;          // 0 for roots
+  // ProfilerStep#N frames merged into one node (CallTreeOptions::mergeSteps):
+  // `name` is the first step's, the node reads "ProfilerStep*" (nodeName).
+  bool mergedSteps = false;
   std::uint64_t calls = 0;          // slices merged into this node
   Figure cpuNs;
   Figure deviceNs;
@@ -78,6 +81,10 @@ struct CallTreeOptions {
   // calls around it that started before; nodes without a call inside the
   // range, themselves or below, are left out.
   std::optional<TimeRange> range;
+  // Merge the ProfilerStep#N frames of a parent into one "ProfilerStep*"
+  // node, as PyTorch's key_averages() does: a trace of thousands of steps
+  // otherwise gives thousands of roots, each too narrow to draw.
+  bool mergeSteps = false;
 };
 
 // Builds every thread's tree. `gaps` is the trace's gap analysis (its listed
@@ -103,6 +110,9 @@ struct BottomUpTree {
 };
 
 BottomUpTree buildBottomUp(const CallTree& topDown);
+
+// A node's name: "ProfilerStep*" for merged steps, else its slices' name.
+std::string_view nodeName(const Trace& trace, const CallNode& node);
 
 // The first frame of a thread's stacks: its name ("NAME (TID)" when the
 // name lacks the tid), or "thread TID" when the trace names no thread.
