@@ -26,19 +26,25 @@ using testing::TraceMaker;
 // Thread 2:  other [0, 500)
 // The device is idle over [5200, 8000): the graph launch began after the
 // queue ran dry, so the 2800 ns gap is launch overhead.
-Trace knownTrace() {
-  TraceMaker m;
-  m.cpu("step", "user_annotation", 0, 10000);
-  m.cpu("outer", "cpu_op", 1000, 5000);
+// The work of thread 1 below `outer`: inner's launch, the graph launch, and
+// the GPU work they ran.
+void addLaunchedWork(TraceMaker& m) {
   m.cpu("inner", "cpu_op", 2000, 2000);
   m.launch(2500, 500, 1);
   m.cpu("outer", "cpu_op", 6500, 2500);
   m.cpu("cudaGraphLaunch", "cuda_runtime", 7000, 500, 2);
-  m.cpu("other", "cpu_op", 0, 500, kNoCorrelation, 2);
   m.kernel("k1", 3200, 2000, 1);
   m.kernel("g1", 8000, 100, 2);
   m.kernel("g2", 8100, 200, 2);
   m.kernel("g3", 8300, 300, 2);
+}
+
+Trace knownTrace() {
+  TraceMaker m;
+  m.cpu("step", "user_annotation", 0, 10000);
+  m.cpu("outer", "cpu_op", 1000, 5000);
+  addLaunchedWork(m);
+  m.cpu("other", "cpu_op", 0, 500, kNoCorrelation, 2);
   return m.finish();
 }
 
@@ -144,7 +150,9 @@ TEST(CallTree, RangeCountsTheCallsStartingInsideIt) {
   ASSERT_EQ(slices.size(), 1u);
   EXPECT_EQ(trace.slices[slices[0]].start, 6500);
   for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
-    if (tree.nodes[i].parent != kNoIndex) EXPECT_LT(tree.nodes[i].parent, i);
+    if (tree.nodes[i].parent != kNoIndex) {
+      EXPECT_LT(tree.nodes[i].parent, i);
+    }
   }
 }
 
@@ -209,14 +217,7 @@ TEST(CallTree, ReportChargesIdleToTheInnermostPythonFrame) {
   m.cpu("train.py(3): <module>", "python_function", 0, 10000);
   m.cpu("nn.Module: Net_0", "python_function", 500, 9000);
   m.cpu("model.py(8): forward", "python_function", 600, 8800);
-  m.cpu("inner", "cpu_op", 2000, 2000);
-  m.launch(2500, 500, 1);
-  m.cpu("outer", "cpu_op", 6500, 2500);
-  m.cpu("cudaGraphLaunch", "cuda_runtime", 7000, 500, 2);
-  m.kernel("k1", 3200, 2000, 1);
-  m.kernel("g1", 8000, 100, 2);
-  m.kernel("g2", 8100, 200, 2);
-  m.kernel("g3", 8300, 300, 2);
+  addLaunchedWork(m);
   const Trace trace = m.finish();
   const report::Table t = report::idleFramesTable(trace, buildCallTree(trace, analysis::analyzeGaps(trace)), 10);
   ASSERT_EQ(t.rows.size(), 2u);

@@ -217,7 +217,9 @@ TEST_F(CodeMemoryWindow, CallTreeFollowsTheRange) {
   const Trace& trace = s().trace();
   for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
     inside += tree.nodeOfSlice[i] != kNoIndex;
-    if (tree.nodeOfSlice[i] != kNoIndex) EXPECT_TRUE(range.contains(trace.slices[i].start));
+    if (tree.nodeOfSlice[i] != kNoIndex) {
+      EXPECT_TRUE(range.contains(trace.slices[i].start));
+    }
   }
   EXPECT_GT(calls, 0u);
   EXPECT_EQ(calls, inside);

@@ -32,10 +32,11 @@ void CallTreeModel::setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<
 }
 
 void CallTreeModel::setMetric(calltree::Metric metric) {
+  // Every row's figures change, and with them the order a sort proxy keeps.
+  emit layoutAboutToBeChanged();
   metric_ = metric;
+  emit layoutChanged();
   emit headerDataChanged(Qt::Horizontal, Total, Self);
-  if (rowCount() > 0) emit dataChanged(index(0, Total), index(rowCount() - 1, Self));
-  emit layoutChanged();  // deeper rows changed too; views re-read what they show
 }
 
 std::uint32_t CallTreeModel::nodeOf(const QModelIndex& index) const {

@@ -31,9 +31,8 @@ CallTreeViews buildViews(std::shared_ptr<const analysis::TraceAnalysis> analysis
   CallTreeViews views;
   views.trace = analysis->sharedTrace();
   if (range) {
-    calltree::CallTreeOptions options;
+    calltree::CallTreeOptions options = analysis::TraceAnalysis::callTreeOptions();
     options.range = range;
-    options.mergeSteps = true;  // as the held tree
     views.topDown = std::make_shared<const calltree::CallTree>(
         calltree::buildCallTree(analysis->trace(), analysis->gaps(), options));
   } else {

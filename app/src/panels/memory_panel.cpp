@@ -1,9 +1,6 @@
 #include "panels/memory_panel.h"
 
 #include <QComboBox>
-
-#include <algorithm>
-#include <iterator>
 #include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -30,13 +27,6 @@ std::vector<const memory::Allocation*> allocationsOf(const memory::MemoryAnalysi
     if (a.device == device) rows.push_back(&a);
   }
   return rows;
-}
-
-// The allocated curve's value at `ts` (0 before its first event).
-std::int64_t allocatedAt(const memory::DeviceMemory& d, TimeNs ts) {
-  const auto after = std::upper_bound(d.curve.begin(), d.curve.end(), ts,
-                                      [](TimeNs t, const memory::CurvePoint& p) { return t < p.ts; });
-  return after == d.curve.begin() ? 0 : std::prev(after)->allocated;
 }
 
 }  // namespace
@@ -218,7 +208,7 @@ void MemoryPanel::updateLive() {
                      .arg(bytesText(bytes));
   // What the curve holds beyond the listed allocations was allocated before
   // the trace (or the range) began, or by events without an address.
-  const std::int64_t held = allocatedAt(*d, liveTs_);
+  const std::int64_t held = d->allocatedAt(liveTs_);
   if (held > bytes) text += tr(" of %1 allocated (%2 from before the trace or unpaired)").arg(bytesText(held), bytesText(held - bytes));
   liveLabel_->setText(text);
 }

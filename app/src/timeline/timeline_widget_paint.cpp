@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gapscope/timeline/level_of_detail.h"
 #include "gapscope/timeline/slice_queries.h"
 #include "models/table_format.h"
 #include "timeline/timeline_widget.h"
@@ -240,13 +241,10 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
     if (hit.lane != kNoIndex && session_->layout().lanes()[hit.lane].kind == timeline::LaneKind::Counter) {
       const auto& lane = session_->layout().lanes()[hit.lane];
       const CounterSeries& series = trace.counters[lane.counter];
-      const TimeNs t = timeAt(pos.x());
-      const auto it = std::upper_bound(series.ts.begin(), series.ts.end(), t);
-      if (it == series.ts.begin()) return {};
-      const auto k = static_cast<std::size_t>(it - series.ts.begin()) - 1;
-      if (k >= series.values.size()) return {};
+      const std::optional<double> value = timeline::counterValueAt(series, timeAt(pos.x()));
+      if (!value) return {};
       return tr("<b>%1</b><br>%2 (highest in the trace: %3)")
-          .arg(QString::fromStdString(lane.name).toHtmlEscaped(), QString::number(series.values[k], 'g', 8),
+          .arg(QString::fromStdString(lane.name).toHtmlEscaped(), QString::number(*value, 'g', 8),
                QString::number(lane.counterMax, 'g', 8));
     }
   }
@@ -264,18 +262,14 @@ QString TimelineWidget::tooltipAt(const QPointF& pos) const {
 // The memory held at `t` on the lane's device and its peak.
 QString TimelineWidget::memoryTooltip(const timeline::Lane& lane, TimeNs t) const {
   const timeline::MemoryLane& m = session_->layout().memoryLanes()[lane.memory];
-  const auto valueAt = [t](const CounterSeries& series) -> std::optional<std::int64_t> {
-    const auto it = std::upper_bound(series.ts.begin(), series.ts.end(), t);
-    if (it == series.ts.begin()) return std::nullopt;
-    return static_cast<std::int64_t>(series.values[static_cast<std::size_t>(it - series.ts.begin()) - 1]);
-  };
-  const auto bytes = [](std::optional<std::int64_t> v) {
-    return v ? QString::fromStdString(format::formatBytes(*v)) : QStringLiteral("-");
+  const auto bytes = [t](const CounterSeries& series) {
+    const std::optional<double> v = timeline::counterValueAt(series, t);
+    return v ? QString::fromStdString(format::formatBytes(static_cast<std::int64_t>(*v))) : QStringLiteral("-");
   };
   return tr("<b>%1 memory</b><br>Allocated: %2<br>Reserved: %3<br>Peak allocated: %4 at %5<br>"
             "<i>Click to list the allocations live here</i>")
-      .arg(QString::fromStdString(memory::deviceLabel(m.device)), bytes(valueAt(m.allocated)),
-           bytes(valueAt(m.reserved)), bytes(m.peakAllocated),
+      .arg(QString::fromStdString(memory::deviceLabel(m.device)), bytes(m.allocated),
+           bytes(m.reserved), QString::fromStdString(format::formatBytes(m.peakAllocated)),
            durationText(m.peakAllocatedTs - session_->layout().contentStart()));
 }
 

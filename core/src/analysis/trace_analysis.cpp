@@ -44,14 +44,16 @@ const memory::MemoryAnalysis& TraceAnalysis::memory() const {
   return get(memory_, [&] { return memory::analyzeMemory(*trace_); });
 }
 
+calltree::CallTreeOptions TraceAnalysis::callTreeOptions() {
+  calltree::CallTreeOptions options;
+  options.mergeSteps = true;
+  return options;
+}
+
 const calltree::CallTree& TraceAnalysis::callTree() const {
   // Steps merged: the app's flame graph and the report read this tree, and
   // a trace of thousands of steps would otherwise draw none of them.
-  return get(callTree_, [&] {
-    calltree::CallTreeOptions options;
-    options.mergeSteps = true;
-    return calltree::buildCallTree(*trace_, gaps(), options);
-  });
+  return get(callTree_, [&] { return calltree::buildCallTree(*trace_, gaps(), callTreeOptions()); });
 }
 
 void TraceAnalysis::computeAll(StageObserver* observer) const {

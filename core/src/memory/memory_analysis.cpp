@@ -1,6 +1,7 @@
 // analyzeMemory: the events read once, then per device the curve, the
 // allocation pairs and the operators.
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "memory/memory_detail.h"
@@ -25,6 +26,12 @@ const DeviceMemory* MemoryAnalysis::device(std::int32_t id) const {
     if (d.device == id) return &d;
   }
   return nullptr;
+}
+
+std::int64_t DeviceMemory::allocatedAt(TimeNs ts) const {
+  const auto after = std::upper_bound(curve.begin(), curve.end(), ts,
+                                      [](TimeNs t, const CurvePoint& p) { return t < p.ts; });
+  return after == curve.begin() ? 0 : std::prev(after)->allocated;
 }
 
 std::vector<const Allocation*> liveAllocations(const MemoryAnalysis& memory, std::int32_t device, TimeNs ts) {

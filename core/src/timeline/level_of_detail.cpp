@@ -39,6 +39,14 @@ void computeRowRects(const Trace& trace, const TimelineLayout& layout, std::uint
   computeRowRects(layout.rowSlices(trace, row), layout.rows()[row], layout, scale, out);
 }
 
+std::optional<double> counterValueAt(const CounterSeries& series, TimeNs t) {
+  const std::size_t n = std::min(series.ts.size(), series.values.size());
+  const auto end = series.ts.begin() + static_cast<std::ptrdiff_t>(n);
+  const auto after = std::upper_bound(series.ts.begin(), end, t);
+  if (after == series.ts.begin()) return std::nullopt;
+  return series.values[static_cast<std::size_t>(after - series.ts.begin()) - 1];
+}
+
 void computeCounterBars(const CounterSeries& series, const TimeScale& scale,
                         std::vector<CounterBar>& out) {
   const std::size_t n = std::min(series.ts.size(), series.values.size());

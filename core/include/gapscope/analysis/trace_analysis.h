@@ -49,6 +49,9 @@ class TraceAnalysis {
   // Not computed by computeAll (most views never ask for it): the first to
   // ask builds it. Profiler steps merged (CallTreeOptions::mergeSteps).
   const calltree::CallTree& callTree() const;
+  // The options of that tree (steps merged), for a tree of a range built
+  // the same way.
+  static calltree::CallTreeOptions callTreeOptions();
 
   // Computes every part but the call tree not computed yet, now, as stages
   // of one pipeline on the calling thread plus one more.

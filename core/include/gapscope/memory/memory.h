@@ -116,6 +116,8 @@ struct DeviceMemory {
   std::vector<OpMemory> byOp;  // most bytes allocated first
   bool allAddressed() const { return withoutAddress == 0; }
   std::int64_t finalAllocated() const { return curve.empty() ? 0 : curve.back().allocated; }
+  // The allocated curve's value at `ts` (0 before its first event).
+  std::int64_t allocatedAt(TimeNs ts) const;
 };
 
 struct MemoryAnalysis {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gapscope/model/trace.h"
@@ -55,6 +56,10 @@ struct CounterBar {
 // A counter holds each value until its next sample. Per pixel the highest
 // value held there is kept (peaks never vanish when zoomed out); equal
 // neighbouring pixels merge. O(pixels + visible samples).
+// The value a counter holds at `t` (its last sample at or before t); none
+// before its first sample.
+std::optional<double> counterValueAt(const CounterSeries& series, TimeNs t);
+
 void computeCounterBars(const CounterSeries& series, const TimeScale& scale,
                         std::vector<CounterBar>& out);
 
