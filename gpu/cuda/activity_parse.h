@@ -20,6 +20,16 @@ struct ActivityKind {
 // calls, synchronisations and CUPTI's overhead.
 const std::vector<ActivityKind>& recordedActivityKinds();
 
+// Which API calls are recorded once the kinds above are enabled:
+// WithoutQueries (the default) leaves out cheap queries made around every
+// launch (recorded_apis.cpp); All keeps every call; RuntimeOnly also drops
+// the driver API (launches made through the driver, as Triton's, lose
+// their API record: for measuring what the driver records cost).
+// GAPSCOPE_RECORD_API=all|runtime chooses another than the default.
+enum class ApiRecording { WithoutQueries, All, RuntimeOnly };
+ApiRecording apiRecordingFromEnvironment();
+void applyApiRecording(ApiRecording how);
+
 // Appends `a` to `out` when it is a kind we keep and started at or after
 // `keepFrom` (CUPTI timestamp); ignores everything else.
 void appendActivity(const CUpti_Activity& a, std::uint64_t keepFrom, RecordSet& out);

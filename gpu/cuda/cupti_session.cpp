@@ -75,6 +75,7 @@ void CuptiSession::start() {
     }
     enabledKinds_.push_back(k.kind);
   }
+  applyApiRecording(apiRecordingFromEnvironment());
 }
 
 void CuptiSession::keepFromNow() {

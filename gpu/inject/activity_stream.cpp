@@ -175,6 +175,7 @@ bool startActivityStream(Session& s, std::string* error) {
   for (const ActivityKind& k : recordedActivityKinds()) {
     if (CUptiResult r = cuptiActivityEnable(k.kind); r != CUPTI_SUCCESS) return fail(k.name, r);
   }
+  cuda::applyApiRecording(cuda::apiRecordingFromEnvironment());
   gStream.enabled = true;
   if (s.captureProfilerApi()) {
     std::string subscribeError;

@@ -116,8 +116,8 @@ overhead() {
   if [ -n "${BIN_TAR:-}" ]; then unpack_bin; fi
   case "${1:-both}" in
     launch|both)
-      log "overhead, launch-bound (200 tiny kernels a step, 50 steps)"
-      run timeout 540 python3 "$HERE/overhead.py" "$CLI" launch 50 "$W" ;;&
+      log "overhead, launch-bound (200 tiny kernels a step, ${LAUNCH_STEPS:=200} steps)"
+      run timeout 540 python3 "$HERE/overhead.py" "$CLI" launch "$LAUNCH_STEPS" "$W" ;;&
     compute|both)
       log "overhead, compute-bound (8 bf16 8192^3 matmuls a step, 20 steps)"
       run timeout 540 python3 "$HERE/overhead.py" "$CLI" compute 20 "$W" ;;
@@ -222,6 +222,7 @@ case "${1:-proof}" in
          run timeout 500 python3 "$HERE/steps_repeated.py" "$CLI" 20 5 "$W" mlp-large ;;
   overhead) overhead both ;;
   overhead-launch) overhead launch ;;
+  api) build; plain_program; overhead launch ;;
   overhead-compute) overhead compute ;;
   ranks) ranks ;;
 esac
