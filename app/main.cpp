@@ -5,9 +5,11 @@
 #include <QTimer>
 
 #include "app_setup.h"
+#include "gapscope/io/heap_arenas.h"
 #include "main_window.h"
 
 int main(int argc, char** argv) {
+  gapscope::io::limitHeapArenasToCores();  // before Qt starts any thread
   QApplication app(argc, argv);
   gapscope::app::setupApplication(app);
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/io/heap_arenas.h"
 #include "command.h"
 #include "gapscope/version.h"
 
@@ -169,4 +170,7 @@ static int runMain(int argc, char** argv) {
 
 }  // namespace gapscope::cli
 
-int main(int argc, char** argv) { return gapscope::cli::runMain(argc, argv); }
+int main(int argc, char** argv) {
+  gapscope::io::limitHeapArenasToCores();
+  return gapscope::cli::runMain(argc, argv);
+}

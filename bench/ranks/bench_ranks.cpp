@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/io/heap_arenas.h"
 #include "gapscope/ranks/rank_set.h"
 
 namespace {
@@ -56,6 +57,7 @@ double timeLoad(const std::vector<std::string>& files, const gapscope::ranks::Ra
 }  // namespace
 
 int main(int argc, char** argv) {
+  gapscope::io::limitHeapArenasToCores();  // as gapscope and gapscope-cli do
   std::vector<std::string> args;
   int repeat = 3;
   gapscope::ranks::RankSetOptions options;

@@ -2,7 +2,6 @@
 
 #include <fnmatch.h>
 #include <malloc.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <thread>
 
 #include "gapscope/io/chrome_reader.h"
+#include "gapscope/io/heap_arenas.h"
 
 namespace gapscope::ranks {
 namespace fs = std::filesystem;
@@ -74,15 +74,6 @@ class MemoryGate {
   int running_ = 0;
   int mostRunning_ = 0;
 };
-
-// The cores this process may run on (taskset, cgroups' cpusets), which
-// std::thread::hardware_concurrency does not see.
-int usableCores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
 
 }  // namespace
 
@@ -162,7 +153,7 @@ std::uint64_t parseMemoryBudget(const std::string& text) {
 }
 
 RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions& options) {
-  const int hardware = usableCores();
+  const int hardware = io::usableCores();
   const int workers = std::max(1, std::min<int>(options.threads > 0 ? options.threads : hardware,
                                                 static_cast<int>(files.size())));
   // Each rank's reader and analysis get a share of the cores.
