@@ -22,7 +22,7 @@ int usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage();
+  if (argc < 2 || argv[1][0] == '-') return usage();  // DIR first: "--help" is not a folder to fill
   gapscope::bench::RankSetSpec spec;
   double megabytes = 0;
   try {
