@@ -158,12 +158,17 @@ int main(int argc, char** argv) {
   const double gapsS = static_cast<double>(clock.restart()) / 1000.0;
   loaded.trace = trace;
   loaded.displayName = QStringLiteral("generated");
-  std::size_t indexBytes = 0;
-  for (const auto& r : loaded.layout->rows()) indexBytes += r.indices.capacity() * sizeof(std::uint32_t);
+  std::size_t indexBytes = 0, bucketBytes = 0, edgeBytes = 0;
+  for (const auto& r : loaded.layout->rows()) {
+    indexBytes += r.indices.capacity() * sizeof(std::uint32_t);
+    bucketBytes += r.buckets.memoryBytes();
+    edgeBytes += r.edges.memoryBytes();
+  }
   std::printf("trace: %zu slices, %zu gaps listed; generated in %.1f s, layout %.2f s, gap analysis %.1f s\n",
               trace->slices.size(), loaded.gaps().gaps.size(), genS, layoutS, gapsS);
-  std::printf("memory: trace %.0f MB, layout row indices %.0f MB\n", static_cast<double>(trace->memoryBytes()) / 1e6,
-              static_cast<double>(indexBytes) / 1e6);
+  std::printf("memory: trace %.0f MB, layout row indices %.0f MB, time buckets %.1f MB, edge copies %.1f MB\n",
+              static_cast<double>(trace->memoryBytes()) / 1e6, static_cast<double>(indexBytes) / 1e6,
+              static_cast<double>(bucketBytes) / 1e6, static_cast<double>(edgeBytes) / 1e6);
 
   TraceSession session;
   session.setTrace(std::move(loaded));

@@ -220,6 +220,55 @@ TEST(LevelOfDetail, AMillionTinySlicesBecomeAtMostOneMarkPerPixel) {
   EXPECT_FLOAT_EQ(rects[0].x1, 1000);
 }
 
+// The copies of the slices at bucket edges (edge_visits.h) only spare the
+// walk its reads of the model: the rectangles must be the very ones it
+// draws reading every slice, at every zoom where it jumps through buckets.
+TEST(LevelOfDetail, EdgeCopiesGiveTheSameRectanglesAsReadingTheSlices) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<TimeNs> pause(0, 400), shortDur(1, 50);
+  std::vector<Span> spans;
+  TimeNs t = 0;
+  for (int i = 0; i < 60000; ++i) {
+    // Mostly tiny slices, now and then a long one, and runs of idle time.
+    const TimeNs dur = i % 997 == 0 ? 200000 : shortDur(rng);
+    spans.push_back({t, dur, i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c")});
+    t += dur + pause(rng) + (i % 5003 == 0 ? 3000000 : 0);
+  }
+  const Trace trace = threadTrace(spans);
+  const auto layout = TimelineLayout::build(trace);
+  ASSERT_EQ(layout.rows().size(), 1u);
+  const LayoutRow& info = layout.rows()[0];
+  ASSERT_TRUE(info.disjoint);
+  ASSERT_FALSE(info.edges.empty());
+  const RowSlices withEdges = layout.rowSlices(trace, 0);
+  ASSERT_NE(withEdges.edges(), nullptr);
+  const RowSlices slicesOnly = RowSlices(trace.slices.data(), std::uint32_t{0}, withEdges.size()).withBuckets(&info.buckets);
+  ASSERT_EQ(slicesOnly.edges(), nullptr);
+  int zoomsThatJump = 0;
+  for (double fraction : {1.0, 0.5, 0.1, 0.03, 0.01}) {
+    for (double width : {313.0, 1000.0, 1600.0}) {
+      const TimeNs visible = static_cast<TimeNs>(static_cast<double>(t) * fraction);
+      for (TimeNs from : {TimeNs{0}, (t - visible) / 3, t - visible}) {
+        const auto scale = TimeScale::fit(from, from + visible, width);
+        zoomsThatJump += static_cast<double>(info.buckets.width()) <= scale.nsPerPixel();
+        std::vector<SliceRect> a, b;
+        computeRowRects(withEdges, info, layout, scale, a);
+        computeRowRects(slicesOnly, info, layout, scale, b);
+        ASSERT_EQ(a.size(), b.size()) << fraction << " " << width << " " << from;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          EXPECT_EQ(a[i].x0, b[i].x0);
+          EXPECT_EQ(a[i].x1, b[i].x1);
+          EXPECT_EQ(a[i].index, b[i].index);
+          EXPECT_EQ(a[i].colour, b[i].colour);
+          EXPECT_EQ(a[i].merged, b[i].merged);
+        }
+        EXPECT_EQ(markedPixels(a, scale), occupiedPixels(slicesOnly, scale));
+      }
+    }
+  }
+  EXPECT_GT(zoomsThatJump, 10);  // the copies were read, not just built
+}
+
 TEST(CounterBars, HoldValuesAndKeepPeaksPerPixel) {
   CounterSeries c;
   c.ts = {0, 100, 105, 200};

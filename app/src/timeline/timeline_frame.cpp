@@ -10,7 +10,6 @@
 
 #include "gapscope/format/number.h"
 #include "gapscope/timeline/level_of_detail.h"
-#include "timeline/frame_workers.h"
 
 namespace gapscope::app {
 
@@ -123,7 +122,6 @@ class FrameBuilder {
   void addRows() {
     const auto& v = *in_.vertical;
     const double viewH = in_.key.height - top_;
-    visibleSliceRows_.clear();
     for (std::uint32_t row : v.rowsInView(in_.key.scrollY, viewH)) {
       if (!visible(v.rowY(row), v.rowHeight(row))) continue;
       const auto& lane = in_.layout->lanes()[in_.layout->rows()[row].lane];
@@ -134,28 +132,16 @@ class FrameBuilder {
       } else if (lane.kind == timeline::LaneKind::Memory) {
         addMemory(lane, y, h);
       } else {
-        visibleSliceRows_.push_back({row, y, h});
+        addSlices(row, y, h);
       }
     }
-    addSliceRows();
   }
 
-  // The level of detail of every visible row, rows shared among threads
-  // (frame_workers.h); then, in row order on this thread, their rectangles
-  // and labels (font metrics belong to the GUI thread).
-  void addSliceRows() {
-    if (rowRects_.size() < visibleSliceRows_.size()) rowRects_.resize(visibleSliceRows_.size());
-    forEachConcurrently(visibleSliceRows_.size(), [this](std::size_t i) {
-      rowRects_[i].clear();
-      timeline::computeRowRects(*in_.trace, *in_.layout, visibleSliceRows_[i].row, device_, rowRects_[i]);
-    });
-    for (std::size_t i = 0; i < visibleSliceRows_.size(); ++i)
-      addSlices(rowRects_[i], visibleSliceRows_[i].y, visibleSliceRows_[i].h);
-  }
-
-  void addSlices(const std::vector<timeline::IntervalRect>& rects, double y, double h) {
+  void addSlices(std::uint32_t row, double y, double h) {
+    rects_.clear();
+    timeline::computeRowRects(*in_.trace, *in_.layout, row, device_, rects_);
     const double minW = 1.0;
-    for (const auto& r : rects) {
+    for (const auto& r : rects_) {
       const double x0 = toX(r.x0);
       const double x1 = toX(r.x1);
       const QRectF rect(x0, y + 1, std::max(x1 - x0, minW), h - 2);
@@ -262,13 +248,7 @@ class FrameBuilder {
   double top_;
   timeline::TimeScale device_;  // the scale the level of detail runs at (logical pixels)
   TimelineFrame f_;
-  struct VisibleRow {
-    std::uint32_t row;
-    double y;
-    double h;
-  };
-  std::vector<VisibleRow> visibleSliceRows_;
-  std::vector<std::vector<timeline::IntervalRect>> rowRects_;  // by position in visibleSliceRows_
+  std::vector<timeline::IntervalRect> rects_;
   std::vector<timeline::IntervalRect> gapRects_;
   std::vector<timeline::CounterBar> bars_;
   std::vector<bool> shadedLanes_;  // by lane index: drawn on the alternate background

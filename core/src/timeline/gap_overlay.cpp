@@ -28,6 +28,7 @@ struct GapRow {
   TimeNs end(std::uint32_t k) const { return at(k).end(); }
   std::uint32_t id(std::uint32_t k) const { return indices[k]; }
   const StartBuckets* buckets() const { return bucketIndex.empty() ? nullptr : &bucketIndex; }
+  const EdgeVisits* edges() const { return nullptr; }  // gap lists are read a wide gap at a time
   std::uint16_t colour(std::uint32_t k) const { return static_cast<std::uint16_t>(at(k).cause); }
   // Galloping forward from `from`: the walk's queries move right a little at a time.
   std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from) const {

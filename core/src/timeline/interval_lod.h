@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gapscope/timeline/edge_visits.h"
 #include "gapscope/timeline/level_of_detail.h"
 #include "gapscope/timeline/start_buckets.h"
 
@@ -24,7 +25,11 @@ class IntervalWalk {
   void run(std::uint32_t first, bool disjoint) {
     const TimeNs t1 = scale_.end();
     std::uint32_t k = first;
-    while (k < row_.size() && row_.start(k) <= t1) k = step(k, disjoint);
+    while (k < row_.size()) {
+      const IntervalVisit* copy = copyOf(k);
+      if ((copy ? copy->start : row_.start(k)) > t1) break;
+      k = step(k, copy, disjoint);
+    }
     flush();
   }
 
@@ -38,13 +43,24 @@ class IntervalWalk {
     std::uint16_t colour = 0;
   };
 
-  // Handles position k; returns the next position to look at.
-  std::uint32_t step(std::uint32_t k, bool mayJump) {
-    const double x0 = scale_.toPixel(row_.start(k));
-    const double x1 = scale_.toPixel(row_.end(k));
+  // Position k's copy when the last jump landed next to it (edge_visits.h),
+  // else null: read the row. Fields are read only where needed, as reading
+  // a slice's colour costs a lookup.
+  const IntervalVisit* copyOf(std::uint32_t k) const {
+    for (const Cached& c : cached_)
+      if (c.pos == k) return &c.visit;
+    return nullptr;
+  }
+
+  // Handles position k (`copy` as copyOf(k)); returns the next position to look at.
+  std::uint32_t step(std::uint32_t k, const IntervalVisit* copy, bool mayJump) {
+    const TimeNs start = copy ? copy->start : row_.start(k);
+    const TimeNs end = copy ? copy->end : row_.end(k);
+    const double x0 = scale_.toPixel(start);
+    const double x1 = scale_.toPixel(end);
     if (x1 - x0 >= kMinRectPx) {
       flush();
-      emit(x0, x1, row_.id(k), row_.colour(k), false);
+      emit(x0, x1, copy ? copy->id : row_.id(k), copy ? copy->colour : row_.colour(k), false);
       return k + 1;
     }
     const double px = std::floor(x0);
@@ -55,11 +71,11 @@ class IntervalWalk {
       flush();
       run_ = Run{true, px, runEnd, 0, -1, 0};
     }
-    const TimeNs dur = row_.end(k) - row_.start(k);
+    const TimeNs dur = end - start;
     if (dur > run_.widestDur) {
-      run_.widest = row_.id(k);
+      run_.widest = copy ? copy->id : row_.id(k);
       run_.widestDur = dur;
-      run_.colour = row_.colour(k);
+      run_.colour = copy ? copy->colour : row_.colour(k);
     }
     if (!mayJump) return k + 1;
     // Skip the rest of this pixel. In a disjoint row only the last interval
@@ -73,10 +89,16 @@ class IntervalWalk {
   // next bucket edge: that may pass over intervals starting in the next
   // pixel, but the one just before it is visited and marks that pixel, and
   // in a disjoint row everything passed over ends before it starts.
-  std::uint32_t nextPixelStart(TimeNs t, std::uint32_t from) const {
+  std::uint32_t nextPixelStart(TimeNs t, std::uint32_t from) {
     const StartBuckets* b = row_.buckets();
     if (b && b->width() > 0 && static_cast<double>(b->width()) <= scale_.nsPerPixel()) {
-      return std::max(from, b->firstFromEdgeAtOrAfter(t));
+      const std::size_t edge = b->edgeAtOrAfter(t);
+      const std::uint32_t first = b->firstAtEdge(edge);
+      if (const EdgeVisits* edges = row_.edges()) {
+        cached_[0] = {first > 0 ? first - 1 : kNone, edges->at(edge).before};
+        cached_[1] = {first < row_.size() ? first : kNone, edges->at(edge).at};
+      }
+      return std::max(from, first);
     }
     return row_.lowerBoundStart(t, from);
   }
@@ -98,10 +120,17 @@ class IntervalWalk {
     out_.push_back(r);
   }
 
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  struct Cached {
+    std::uint32_t pos = kNone;
+    IntervalVisit visit;
+  };
+
   const Row& row_;
   const TimeScale& scale_;
   std::vector<IntervalRect>& out_;
   Run run_;
+  Cached cached_[2];
 };
 
 }  // namespace gapscope::timeline::detail

@@ -21,6 +21,7 @@ struct SliceRow {
   std::uint16_t colour(std::uint32_t k) const { return layout.colourClass(slices[k]); }
   std::uint32_t lowerBoundStart(TimeNs t, std::uint32_t from) const { return slices.gallopStart(t, from); }
   const StartBuckets* buckets() const { return slices.buckets(); }
+  const EdgeVisits* edges() const { return slices.edges(); }
 };
 
 }  // namespace

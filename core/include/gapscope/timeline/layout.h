@@ -21,6 +21,7 @@
 #include "gapscope/memory/memory.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/model/types.h"
+#include "gapscope/timeline/edge_visits.h"
 #include "gapscope/timeline/start_buckets.h"
 
 namespace gapscope::timeline {
@@ -47,9 +48,12 @@ class RowSlices {
   RowSlices(const Slice* all, const std::uint32_t* indices, std::uint32_t count)
       : all_(all), indices_(indices), count_(count) {}
   // Searches by start use `buckets` (built over this very row) when given.
-  RowSlices withBuckets(const StartBuckets* buckets) const {
+  // `edges` (built over the same buckets) lets the level of detail read the
+  // elements at bucket edges without touching the slices (edge_visits.h).
+  RowSlices withBuckets(const StartBuckets* buckets, const EdgeVisits* edges = nullptr) const {
     RowSlices r = *this;
     r.buckets_ = buckets && !buckets->empty() ? buckets : nullptr;
+    r.edges_ = r.buckets_ && edges && !edges->empty() ? edges : nullptr;
     return r;
   }
 
@@ -67,6 +71,7 @@ class RowSlices {
   // further on, so this beats a bisection over the whole row.
   std::uint32_t gallopStart(TimeNs t, std::uint32_t from) const;
   const StartBuckets* buckets() const { return buckets_; }
+  const EdgeVisits* edges() const { return edges_; }
   // First position whose slice ends at or after t. Only for disjoint rows,
   // where ends ascend with starts.
   std::uint32_t lowerBoundEnd(TimeNs t) const;
@@ -78,6 +83,7 @@ class RowSlices {
   const Slice* all_ = nullptr;
   const std::uint32_t* indices_ = nullptr;
   const StartBuckets* buckets_ = nullptr;
+  const EdgeVisits* edges_ = nullptr;
   std::uint32_t first_ = 0;
   std::uint32_t count_ = 0;
 };
@@ -92,6 +98,7 @@ struct LayoutRow {
   std::uint32_t count = 0;
   std::vector<std::uint32_t> indices;    // slice indices, sorted by start
   StartBuckets buckets;                  // for rows of many slices
+  EdgeVisits edges;                      // at the buckets' edges, for disjoint rows with buckets
 };
 
 struct Lane {
@@ -174,6 +181,7 @@ class TimelineLayout {
 
  private:
   void setContentRange(const Trace& trace);
+  void buildEdgeVisits(const Trace& trace);
 
   std::vector<Group> groups_;
   std::vector<Lane> lanes_;

@@ -65,12 +65,20 @@ class StartBuckets {
   // [t, t + width()). The level-of-detail walk uses it when a bucket is no
   // wider than a pixel, where skipping them cannot leave a pixel unmarked.
   std::uint32_t firstFromEdgeAtOrAfter(TimeNs t) const {
-    if (first_.empty()) return 0;
-    if (t <= origin_) return 0;
-    const auto buckets = static_cast<TimeNs>(first_.size() - 1);
-    const TimeNs b = (t - origin_ + width_ - 1) / width_;
-    return b >= buckets ? count_ : first_[static_cast<std::size_t>(b)];
+    return first_.empty() ? 0 : first_[edgeAtOrAfter(t)];
   }
+
+  // Bucket edges are numbered 0 .. edges() - 1; edge e is at origin + e x
+  // width(), and the last one lies after every element's start.
+  std::size_t edges() const { return first_.size(); }
+  // The first edge at or after t (the last edge when t is past it).
+  std::size_t edgeAtOrAfter(TimeNs t) const {
+    if (first_.empty() || t <= origin_) return 0;
+    const auto last = static_cast<TimeNs>(first_.size() - 1);
+    return static_cast<std::size_t>(std::min(last, (t - origin_ + width_ - 1) / width_));
+  }
+  // The first position starting at or after edge e.
+  std::uint32_t firstAtEdge(std::size_t e) const { return first_[e]; }
 
   std::size_t memoryBytes() const { return first_.capacity() * sizeof(std::uint32_t); }
 
