@@ -60,18 +60,14 @@ class StartBuckets {
   // Bucket width in ns (0 without an index).
   TimeNs width() const { return first_.empty() ? 0 : width_; }
 
-  // The first position starting at or after the first bucket edge at or
-  // after t: an O(1) answer that may skip elements starting in
-  // [t, t + width()). The level-of-detail walk uses it when a bucket is no
-  // wider than a pixel, where skipping them cannot leave a pixel unmarked.
-  std::uint32_t firstFromEdgeAtOrAfter(TimeNs t) const {
-    return first_.empty() ? 0 : first_[edgeAtOrAfter(t)];
-  }
-
   // Bucket edges are numbered 0 .. edges() - 1; edge e is at origin + e x
   // width(), and the last one lies after every element's start.
   std::size_t edges() const { return first_.size(); }
-  // The first edge at or after t (the last edge when t is past it).
+  // The first edge at or after t (the last edge when t is past it). Its
+  // firstAtEdge is an O(1) answer to "first position at or after t" that
+  // may skip elements starting in [t, t + width()): the level-of-detail
+  // walk uses it when a bucket is no wider than a pixel, where skipping
+  // them cannot leave a pixel unmarked. Requires a built index.
   std::size_t edgeAtOrAfter(TimeNs t) const {
     if (first_.empty() || t <= origin_) return 0;
     const auto last = static_cast<TimeNs>(first_.size() - 1);
