@@ -6,7 +6,6 @@
 // heap's growth over the load (loadRankSet ends with malloc_trim) against
 // the tables' own size, measured first, in a process that has loaded nothing. Numbers and method: docs/ranks.md.
 #include <malloc.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -90,10 +89,7 @@ int main(int argc, char** argv) {
   }
   double tablesMb = 0;
   for (const auto& t : kept.tables) tablesMb += static_cast<double>(t.memoryBytes()) / 1048576.0;
-  cpu_set_t cores;
-  CPU_ZERO(&cores);
-  sched_getaffinity(0, sizeof cores, &cores);
-  std::printf("ranks %zu, cores %d, read at once %d\n", files.size(), CPU_COUNT(&cores), concurrency);
+  std::printf("ranks %zu, cores %d, read at once %d\n", files.size(), gapscope::io::usableCores(), concurrency);
   std::printf("one rank: %.3f s (median of %d)\n", median(one), repeat);
   std::printf("all ranks: %.3f s (median of %d), %.2fx one rank\n", median(all), repeat, median(all) / median(one));
   std::printf("kept tables: %.3f MB; resident heap grew %.3f MB over the load (%.2fx the tables)\n", tablesMb, grown,

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "calltree/call_tree_detail.h"
 #include "gapscope/calltree/call_tree.h"
 #include "gapscope/model/time_limits.h"
 
@@ -20,9 +21,7 @@ void addFigure(Figure& into, const Figure& from, bool withTotal) {
 std::vector<std::uint32_t> sameNameAncestors(const std::vector<CallNode>& nodes, std::uint32_t node) {
   std::vector<std::uint32_t> found;
   for (std::uint32_t a = nodes[node].parent; a != kNoIndex; a = nodes[a].parent) {
-    const bool same = nodes[a].mergedSteps || nodes[node].mergedSteps ? nodes[a].mergedSteps && nodes[node].mergedSteps
-                                                                       : nodes[a].name == nodes[node].name;
-    if (same) found.push_back(a);
+    if (detail::frameKey(nodes[a]) == detail::frameKey(nodes[node])) found.push_back(a);
   }
   return found;
 }
@@ -75,9 +74,7 @@ class Inverter {
 
  private:
   std::uint32_t childOf(std::uint32_t parent, const CallNode& frame, std::uint32_t thread) {
-    // Merged steps share one key whatever their first step's name.
-    const std::uint32_t nameKey = frame.mergedSteps ? kNoIndex : frame.name;
-    const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | nameKey;
+    const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | detail::frameKey(frame);
     auto [it, added] = index_[thread].try_emplace(key, static_cast<std::uint32_t>(out_.tree.nodes.size()));
     if (!added) return it->second;
     CallNode node;

@@ -7,6 +7,12 @@
 
 namespace gapscope::calltree::detail {
 
+// What makes two frames under one parent the same frame: their name, or
+// for merged steps their shared mark, whichever step each began with. Used
+// wherever frames are merged or compared (top-down, bottom-up, recursion).
+inline std::uint32_t frameKey(StringId name, bool mergedSteps) { return mergedSteps ? kNoIndex : name; }
+inline std::uint32_t frameKey(const CallNode& node) { return frameKey(node.name, node.mergedSteps); }
+
 // True when slice `s` is a call of the tree under `options`.
 inline bool counted(const Slice& s, const CallTreeOptions& options) {
   return !options.range || options.range->contains(s.start);

@@ -28,14 +28,12 @@ TimeNs overlapNs(const Slice& child, const Slice& parent) {
   return std::max<TimeNs>(0, std::min(child.end(), parent.end()) - std::max(child.start, parent.start));
 }
 
-// Merges one thread's slices into nodes keyed by (parent node, name).
-// Which names are ProfilerStep#N, looked up once per name.
+// Which names are ProfilerStep#N (when steps are merged), looked up once per name.
 class StepNames {
  public:
-  StepNames(const Trace& trace, bool merge) : trace_(trace), merge_(merge) {}
+  StepNames(const Trace& trace, bool merge) : trace_(trace), known_(merge ? trace.strings.size() : 0, kUnknown) {}
   bool isStep(StringId name) {
-    if (!merge_) return false;
-    if (known_.size() <= name) known_.resize(trace_.strings.size() > name ? trace_.strings.size() : name + 1, kUnknown);
+    if (name >= known_.size()) return false;
     if (known_[name] == kUnknown) known_[name] = analysis::isProfilerStepName(trace_.str(name)) ? 1 : 0;
     return known_[name] == 1;
   }
@@ -43,13 +41,10 @@ class StepNames {
  private:
   static constexpr std::int8_t kUnknown = -1;
   const Trace& trace_;
-  bool merge_;
   std::vector<std::int8_t> known_;
 };
 
-// The key all merged steps share in place of a name.
-constexpr std::uint32_t kStepsKey = kNoIndex;
-
+// Merges one thread's slices into nodes keyed by (parent node, frameKey).
 class ThreadMerger {
  public:
   ThreadMerger(const Trace& trace, std::uint32_t threadIndex, CallTree& out, StepNames& steps)
@@ -70,7 +65,7 @@ class ThreadMerger {
     const Slice& s = trace_.slices[slice];
     const std::uint32_t parentNode = s.parent == kNoIndex ? kNoIndex : out_.nodeOfSlice[s.parent];
     const bool step = steps_.isStep(s.name);
-    const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | (step ? kStepsKey : s.name);
+    const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | frameKey(s.name, step);
     auto [it, added] = children_.try_emplace(key, static_cast<std::uint32_t>(out_.nodes.size()));
     if (added) {
       addNode(s.name, parentNode);

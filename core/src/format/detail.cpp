@@ -1,6 +1,6 @@
 #include "format/detail.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace gapscope::format::detail {
 
@@ -12,10 +12,21 @@ std::string dropTrailingZeros(std::string number) {
 }
 
 std::string thousandthsText(std::uint64_t thousandths, bool trim) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(thousandths / 1000),
-                static_cast<unsigned long long>(thousandths % 1000));
-  return trim ? dropTrailingZeros(buf) : std::string(buf);
+  std::string text;
+  appendThousandths(text, thousandths, trim);
+  return text;
+}
+
+void appendThousandths(std::string& out, std::uint64_t thousandths, bool trim) {
+  char whole[24];
+  out.append(whole, std::to_chars(whole, whole + sizeof whole, thousandths / 1000).ptr);
+  const std::uint64_t rest = thousandths % 1000;
+  if (trim && rest == 0) return;
+  const char decimals[4] = {'.', static_cast<char>('0' + rest / 100), static_cast<char>('0' + rest / 10 % 10),
+                            static_cast<char>('0' + rest % 10)};
+  std::size_t length = 4;
+  while (trim && decimals[length - 1] == '0') --length;
+  out.append(decimals, length);
 }
 
 }  // namespace gapscope::format::detail

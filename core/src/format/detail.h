@@ -29,5 +29,7 @@ std::string dropTrailingZeros(std::string number);
 // "12.345" from a count of thousandths (integers only: no float noise),
 // trailing zeros dropped when `trim` ("12.3", "12").
 std::string thousandthsText(std::uint64_t thousandths, bool trim);
+// The same, appended to `out` (no string of its own: millions of CSV rows).
+void appendThousandths(std::string& out, std::uint64_t thousandths, bool trim);
 
 }  // namespace gapscope::format::detail

@@ -1,7 +1,5 @@
 #include "gapscope/format/number.h"
 
-#include <charconv>
-
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -43,18 +41,7 @@ std::string exactUs(TimeNs ns) {
 
 void appendExactUs(std::string& out, TimeNs ns) {
   if (ns < 0) out += '-';
-  const std::uint64_t m = detail::magnitude(ns);
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, m / 1000);
-  out.append(buf, end);
-  std::uint64_t thousandths = m % 1000;
-  if (thousandths == 0) return;
-  // Three decimals, trailing zeros dropped: 500 -> ".5", 20 -> ".02".
-  char digits[4] = {'.', static_cast<char>('0' + thousandths / 100), static_cast<char>('0' + thousandths / 10 % 10),
-                    static_cast<char>('0' + thousandths % 10)};
-  std::size_t length = 4;
-  while (digits[length - 1] == '0') --length;
-  out.append(digits, length);
+  detail::appendThousandths(out, detail::magnitude(ns), true);
 }
 
 double usNumber(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }

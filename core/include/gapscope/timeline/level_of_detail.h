@@ -56,11 +56,11 @@ struct CounterBar {
 // A counter holds each value until its next sample. Per pixel the highest
 // value held there is kept (peaks never vanish when zoomed out); equal
 // neighbouring pixels merge. O(pixels + visible samples).
+void computeCounterBars(const CounterSeries& series, const TimeScale& scale,
+                        std::vector<CounterBar>& out);
+
 // The value a counter holds at `t` (its last sample at or before t); none
 // before its first sample.
 std::optional<double> counterValueAt(const CounterSeries& series, TimeNs t);
-
-void computeCounterBars(const CounterSeries& series, const TimeScale& scale,
-                        std::vector<CounterBar>& out);
 
 }  // namespace gapscope::timeline
