@@ -9,7 +9,7 @@
 #include "main_window.h"
 
 int main(int argc, char** argv) {
-  gapscope::io::limitHeapArenasToCores();  // before Qt starts any thread
+  gapscope::io::setUpHeap(argv);  // before Qt starts any thread
   QApplication app(argc, argv);
   gapscope::app::setupApplication(app);
 

@@ -171,6 +171,6 @@ static int runMain(int argc, char** argv) {
 }  // namespace gapscope::cli
 
 int main(int argc, char** argv) {
-  gapscope::io::limitHeapArenasToCores();
+  gapscope::io::setUpHeap(argv);
   return gapscope::cli::runMain(argc, argv);
 }

@@ -106,7 +106,7 @@ Run inChild(bool load, const std::string& path, int threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gapscope::io::limitHeapArenasToCores();  // as gapscope and gapscope-cli do
+  gapscope::io::setUpHeap(argv);  // as gapscope and gapscope-cli do
   if (argc < 2) {
     std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1]\n");
     return 2;

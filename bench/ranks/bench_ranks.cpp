@@ -56,7 +56,7 @@ double timeLoad(const std::vector<std::string>& files, const gapscope::ranks::Ra
 }  // namespace
 
 int main(int argc, char** argv) {
-  gapscope::io::limitHeapArenasToCores();  // as gapscope and gapscope-cli do
+  gapscope::io::setUpHeap(argv);  // as gapscope and gapscope-cli do
   std::vector<std::string> args;
   int repeat = 3;
   gapscope::ranks::RankSetOptions options;

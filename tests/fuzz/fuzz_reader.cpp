@@ -1,5 +1,5 @@
 // Fuzzes the Chrome JSON reader through each of its paths: text in memory,
-// a plain file (mapped chunks), a .json.gz (inflated while parsing) and raw
+// a plain file (read, or mapped a chunk at a time), a .json.gz (inflated while parsing) and raw
 // bytes read as a .gz, with the path, chunk size, threads and event window
 // taken from the input's length (so the seeds are plain traces). Differential: the same text read in memory
 // with the default chunking must give the same outcome (chunking never
@@ -20,7 +20,7 @@ using namespace gapscope;
 
 namespace {
 
-// A file in memory, reachable by path (regular, so it is mapped like one on disk).
+// A file in memory, reachable by path (regular, so it is read or mapped like one on disk).
 class MemFile {
  public:
   explicit MemFile(std::string_view bytes) : fd_(::memfd_create("fuzz", MFD_CLOEXEC)) {
@@ -84,7 +84,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     case 1: {
       MemFile file(text);
+      const bool mapped = size / 256 % 2 == 1;
+      if (mapped) setenv("GAPSCOPE_READ_MODE", "map", 1);
       io::LoadResult r = io::loadChromeTrace(file.path(), options);
+      if (mapped) unsetenv("GAPSCOPE_READ_MODE");
       compareOutcomes(text, reference, r, file.path());
       if (r.trace) {
         for (const Slice& s : r.trace->slices) (void)r.trace->argsJson(s.args);

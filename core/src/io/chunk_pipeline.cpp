@@ -263,10 +263,13 @@ class Pipeline {
     if (pool_.size() < 2) pool_.push_back(std::move(b));
   }
 
-  // GAPSCOPE_READ_MODE=read turns mapping off (to compare, or where mmap misbehaves).
+  // Plain files are read() into recycled buffers; GAPSCOPE_READ_MODE=map
+  // maps each chunk instead (to compare: docs/reader.md, "Reading or
+  // mapping": mapping and unmapping a chunk at a time cost more than the
+  // copy on both machines measured).
   bool useMapping() const {
     const char* mode = std::getenv("GAPSCOPE_READ_MODE");
-    if (mode && std::string_view(mode) == "read") return false;
+    if (!mode || std::string_view(mode) != "map") return false;
     return src_.fileDescriptor() >= 0 && src_.storedSize() > 0;
   }
 

@@ -1,16 +1,78 @@
 #include "gapscope/io/heap_arenas.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #if defined(__GLIBC__)
+#include <gnu/libc-version.h>
 #include <malloc.h>
 #endif
 
 namespace gapscope::io {
+
+namespace {
+
+constexpr const char* kTunables = "GLIBC_TUNABLES";
+// Set only across the restart: "=" and the user's GLIBC_TUNABLES, or "-"
+// when it was unset.
+constexpr const char* kSavedTunables = "GAPSCOPE_SAVED_GLIBC_TUNABLES";
+constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb";
+
+bool restarted = false;
+
+// "always [madvise] never": huge pages only where a program asks.
+bool hugePagesOnRequest() {
+  std::ifstream modes("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  return std::getline(modes, line) && line.find("[madvise]") != std::string::npos;
+}
+
+// glibc.malloc.hugetlb came with glibc 2.35.
+bool glibcKnowsHugePagesTunable() {
+#if defined(__GLIBC__)
+  int major = 0;
+  int minor = 0;
+  if (std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) != 2) return false;
+  return major > 2 || (major == 2 && minor >= 35);
+#else
+  return false;
+#endif
+}
+
+void restoreTunables(const char* saved) {
+  if (saved[0] == '=') setenv(kTunables, saved + 1, 1);
+  else unsetenv(kTunables);
+  unsetenv(kSavedTunables);
+}
+
+void restartWithHugePages(char** argv) {
+  const char* current = std::getenv(kTunables);
+  if (current && std::strstr(current, kHugePagesTunable)) return;  // the user's choice
+  if (!hugePagesOnRequest() || !glibcKnowsHugePagesTunable()) return;
+  const std::string wanted = std::string(kHugePagesTunable) + "=1";
+  const std::string saved = current ? "=" + std::string(current) : "-";
+  setenv(kSavedTunables, saved.c_str(), 1);
+  setenv(kTunables, current && *current ? (std::string(current) + ":" + wanted).c_str() : wanted.c_str(), 1);
+  // The binary's own path rather than /proc/self/exe, whose name would
+  // become the process's name in ps and top.
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    execv(self, argv);
+  }
+  restoreTunables(saved.c_str());  // exec failed: go on with the heap as it is
+}
+
+}  // namespace
 
 int usableCores() {
   cpu_set_t set;
@@ -26,5 +88,17 @@ void limitHeapArenasToCores() {
   mallopt(M_ARENA_MAX, usableCores());
 #endif
 }
+
+void setUpHeap(char** argv) {
+  if (const char* saved = std::getenv(kSavedTunables)) {
+    restarted = true;
+    restoreTunables(saved);
+  } else if (argv && argv[0]) {
+    restartWithHugePages(argv);
+  }
+  limitHeapArenasToCores();
+}
+
+bool heapRestartedForHugePages() { return restarted; }
 
 }  // namespace gapscope::io

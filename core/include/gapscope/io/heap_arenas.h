@@ -1,13 +1,23 @@
 // How the process's heap is set up for loading traces on threads.
 //
-// glibc gives each new thread a malloc arena of its own, up to eight per
-// core. Each arena keeps free memory at its top after the large blocks of a
-// loaded trace are freed, and malloc_trim cannot return it while the
+// Arenas: glibc gives each new thread a malloc arena of its own, up to eight
+// per core. Each arena keeps free memory at its top after the large blocks
+// of a loaded trace are freed, and malloc_trim cannot return it while the
 // arena's last block is in use. Loading a set of ranks two at a time, each
 // with reader threads, left the heap 2.8 to 4.6 times the size of the
 // tables kept (2 cores); with one arena per usable core it is 1.03 to 1.04
 // times, for the same load time on one trace and on the set
 // (docs/ranks.md, "Speed and memory").
+//
+// Huge pages: a load writes its model into fresh memory, and every 4 KiB
+// page of it is a page fault (expensive under virtual machines: a third of
+// a 520 MB load's CPU time on the development VM). Where the kernel gives
+// transparent huge pages only on request (the "madvise" mode, Debian's and
+// Ubuntu's default), glibc asks for them for its heap when started with
+// GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which is read once, before main.
+// So the process restarts itself once with it (docs/reader.md, "Huge
+// pages"), and puts GLIBC_TUNABLES back as it was, so that programs it
+// starts get the user's environment.
 #pragma once
 
 namespace gapscope::io {
@@ -19,5 +29,15 @@ int usableCores();
 // At most one malloc arena per usable core (glibc; elsewhere nothing).
 // Call at start-up, before other threads exist: arenas made before stay.
 void limitHeapArenasToCores();
+
+// The first thing a program that loads traces does (`argv` as main got it):
+// restarts the process with glibc's heap on huge pages where that helps
+// (above), then limits the arenas. Returns only in the process that goes
+// on. Nothing happens where the user's GLIBC_TUNABLES already says
+// glibc.malloc.hugetlb, or the kernel gives huge pages always or never.
+void setUpHeap(char** argv);
+
+// Whether this process is the restarted one (for tests).
+bool heapRestartedForHugePages();
 
 }  // namespace gapscope::io

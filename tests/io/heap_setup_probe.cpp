@@ -1,0 +1,38 @@
+// heap_setup_probe: starts as gapscope and gapscope-cli do (io::setUpHeap),
+// then prints what a test checks: whether the process restarted, the
+// environment it was left with, and how much of a touched 64 MiB block the
+// kernel backs with huge pages (AnonHugePages of /proc/self/smaps_rollup).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gapscope/io/heap_arenas.h"
+
+namespace {
+
+long anonHugePagesKb() {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string key;
+  long kb = 0;
+  while (rollup >> key) {
+    if (key == "AnonHugePages:" && rollup >> kb) return kb;
+  }
+  return -1;
+}
+
+}  // namespace
+
+int main(int, char** argv) {
+  gapscope::io::setUpHeap(argv);
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  std::vector<char> block(64 << 20, 1);  // written: every page faulted in
+  std::printf("restarted=%d\n", gapscope::io::heapRestartedForHugePages() ? 1 : 0);
+  std::printf("tunables=%s\n", tunables ? tunables : "(unset)");
+  std::printf("saved=%s\n", std::getenv("GAPSCOPE_SAVED_GLIBC_TUNABLES") ? "set" : "(unset)");
+  std::printf("huge_kb=%ld\n", anonHugePagesKb());
+  std::printf("touched=%d\n", block[block.size() / 2]);
+  return 0;
+}
