@@ -23,6 +23,7 @@
 
 #include <cstdio>
 
+#include "gapscope/io/heap_arenas.h"
 #include "about.h"
 #include "app_setup.h"
 #include "settle.h"
@@ -89,6 +90,7 @@ std::uint32_t firstKernel(const Trace& t, const char* nameContains) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gapscope::io::setUpHeap(argv);  // as gapscope does: its load times and memory
   QApplication app(argc, argv);
   setupApplication(app);
   QApplication::setOrganizationName(QStringLiteral("gapscope-screenshots"));  // leaves the user's settings alone

@@ -101,4 +101,20 @@ void setUpHeap(char** argv) {
 
 bool heapRestartedForHugePages() { return restarted; }
 
+// 1 MiB while freeing; afterwards the 64 MiB glibc's own threshold reaches
+// after the first large free, so later loads do not give memory back and
+// fault it in again block by block.
+ArenaTopsReturned::ArenaTopsReturned() {
+#if defined(__GLIBC__)
+  mallopt(M_TRIM_THRESHOLD, 1 << 20);
+#endif
+}
+
+ArenaTopsReturned::~ArenaTopsReturned() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 }  // namespace gapscope::io

@@ -1,7 +1,6 @@
 #include "gapscope/ranks/rank_set.h"
 
 #include <fnmatch.h>
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -179,6 +178,7 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
 
   RankSet set;
   set.concurrency = gate.mostRunning();
+  const io::ArenaTopsReturned returned;  // the tables' frees below are the workers' last
   set.cancelled = options.cancel && options.cancel->load();
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!outcomes[i].error.empty()) set.errors.push_back({files[i], outcomes[i].error});
@@ -191,7 +191,6 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
       outcomes[i].tables.reset();
     }
   }
-  malloc_trim(0);
   return set;
 }
 

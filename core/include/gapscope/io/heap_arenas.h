@@ -37,6 +37,22 @@ void limitHeapArenasToCores();
 // glibc.malloc.hugetlb, or the kernel gives huge pages always or never.
 void setUpHeap(char** argv);
 
+// While it lives, freeing memory gives the free top of its malloc arena
+// back to the system; at its end the free pages inside the arenas go too
+// (malloc_trim). glibc trims a thread's arena only when its free top
+// exceeds the trim threshold, which it raises to 64 MiB once large blocks
+// are freed, and malloc_trim never trims another thread's arena top: a set
+// of ranks loaded on worker threads left 1.9 to 2.0 times the tables
+// resident in half the runs (docs/ranks.md, "Speed and memory"). Use it
+// around freeing what worker threads made, after the threads are done.
+class ArenaTopsReturned {
+ public:
+  ArenaTopsReturned();
+  ~ArenaTopsReturned();
+  ArenaTopsReturned(const ArenaTopsReturned&) = delete;
+  ArenaTopsReturned& operator=(const ArenaTopsReturned&) = delete;
+};
+
 // Whether this process is the restarted one (for tests).
 bool heapRestartedForHugePages();
 
