@@ -2,18 +2,16 @@
 
 #include <QFileInfo>
 
+#include "gapscope/timeline/viewed_trace.h"
+
 namespace gapscope::app {
 
 LoadedTrace analyseTrace(Trace&& trace, const QString& path) {
+  timeline::ViewedTrace viewed = timeline::prepareForViewing(std::move(trace));  // off the GUI thread: the views only read
   LoadedTrace out;
-  auto shared = std::make_shared<const Trace>(std::move(trace));
-  auto layout = std::make_shared<timeline::TimelineLayout>(timeline::TimelineLayout::build(*shared));
-  auto analysis = std::make_shared<analysis::TraceAnalysis>(shared);
-  analysis->computeAll();  // here, off the GUI thread: the views only read
-  layout->addMemoryLanes(analysis->memory());
-  out.layout = std::move(layout);
-  out.analysis = std::move(analysis);
-  out.trace = std::move(shared);
+  out.trace = std::move(viewed.trace);
+  out.layout = std::move(viewed.layout);
+  out.analysis = std::move(viewed.analysis);
   out.path = path;
   out.displayName = QFileInfo(path).fileName();
   if (out.displayName.isEmpty()) out.displayName = path;

@@ -3,7 +3,6 @@
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <thread>
 
 #include "gapscope/io/chrome_reader.h"
 
@@ -15,7 +14,6 @@ LoadOutcome loadTraceFile(const QString& path, const std::atomic<bool>& cancel, 
   LoadOutcome out;
   out.path = path;
   io::LoadOptions options;
-  options.threads = static_cast<int>(std::max(1u, std::min(4u, std::thread::hardware_concurrency())));
   options.cancel = &cancel;
   options.progress = [&progress](std::uint64_t done, std::uint64_t total) {
     progress.done.store(done, std::memory_order_relaxed);

@@ -1,11 +1,15 @@
 // gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1]
+//                          [--analyse 1]
 //
 // Times loading FILE with gapscope's reader against a bare chunked simdjson
 // scan of the same file (bare_scan.h). Each run happens in a fresh child
 // process so its peak RSS (getrusage ru_maxrss) is its own. Reports the
 // fastest of N runs: wall time, MB/s of the file as stored, CPU time, peak
 // RSS and RSS / file size. Run it on a warm page cache (the first run
-// warms it; all runs are printed).
+// warms it; all runs are printed). --analyse 1 also times, after each load,
+// what the app computes on opening a trace (timeline::prepareForViewing:
+// the layout and every analysis), stage by stage, and the peak RSS after.
+// --threads defaults to gapscope's parser threads (io::defaultParserThreads).
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,12 +19,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "bare_scan.h"
+#include "gapscope/analysis/stage_observer.h"
 #include "gapscope/io/chrome_reader.h"
 #include "gapscope/io/heap_arenas.h"
+#include "gapscope/timeline/viewed_trace.h"
 
 namespace {
 
@@ -34,6 +42,28 @@ struct Run {
   std::uint64_t slices = 0;
   std::uint64_t issues = 0;
   int ok = 0;
+  // --analyse: wall time and peak RSS once the analyses are done, and each
+  // stage's wall time (a plain struct: it crosses a pipe from the child).
+  double analyseS = 0;
+  double analysedPeakRssMb = 0;
+  int stages = 0;
+  char stageName[16][32] = {};
+  double stageS[16] = {};
+};
+
+class StageTimes : public gapscope::analysis::StageObserver {
+ public:
+  explicit StageTimes(Run& run) : run_(run) {}
+  void stageFinished(const gapscope::analysis::StageTiming& t) override {
+    std::lock_guard lock(mu_);
+    if (run_.stages == 16) return;
+    std::snprintf(run_.stageName[run_.stages], sizeof run_.stageName[0], "%s", t.name);
+    run_.stageS[run_.stages++] = t.wallSeconds;
+  }
+
+ private:
+  std::mutex mu_;
+  Run& run_;
 };
 
 double seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; }
@@ -48,6 +78,18 @@ void finishRun(Run& run, std::chrono::steady_clock::time_point t0) {
 
 std::size_t chunkBytes = 0;  // 0: the reader's default (1 MiB), also for the scan
 bool printIssues = false;
+bool analyse = false;
+
+// What the app does once a trace is read (LoadedTrace).
+void analyseLoaded(gapscope::Trace trace, Run& run) {
+  const auto t0 = std::chrono::steady_clock::now();
+  StageTimes times(run);
+  const gapscope::timeline::ViewedTrace viewed = gapscope::timeline::prepareForViewing(std::move(trace), &times);
+  run.analyseS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  run.analysedPeakRssMb = static_cast<double>(u.ru_maxrss) / 1024.0;
+}
 
 Run measureLoad(const std::string& path, int threads) {
   Run run;
@@ -69,6 +111,7 @@ Run measureLoad(const std::string& path, int threads) {
       if (printIssues) std::fprintf(stderr, "  issue %s x%llu: %s\n", i.name.c_str(), static_cast<unsigned long long>(i.count), i.description.c_str());
     }
   }
+  if (analyse && r.trace) analyseLoaded(std::move(*r.trace), run);
   return run;  // measured before the trace is freed: freeing is not loading
 }
 
@@ -108,12 +151,12 @@ Run inChild(bool load, const std::string& path, int threads) {
 int main(int argc, char** argv) {
   gapscope::io::setUpHeap(argv);  // as gapscope and gapscope-cli do
   if (argc < 2) {
-    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1]\n");
+    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1] [--analyse 1]\n");
     return 2;
   }
   const std::string path = argv[1];
   int repeat = 3;
-  int threads = 2;
+  int threads = gapscope::io::defaultParserThreads();
   std::string only;
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
@@ -121,6 +164,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
     else if (!std::strcmp(argv[i], "--chunk-kb")) chunkBytes = std::strtoull(argv[i + 1], nullptr, 10) << 10;
     else if (!std::strcmp(argv[i], "--issues")) printIssues = std::strcmp(argv[i + 1], "0") != 0;
+    else if (!std::strcmp(argv[i], "--analyse")) analyse = std::strcmp(argv[i + 1], "0") != 0;
   }
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
@@ -140,6 +184,11 @@ int main(int argc, char** argv) {
                   r.cpuS, r.peakRssMb);
       if (load) std::printf(" (parse %.3f s + finish %.3f s)", r.parseS, r.finishS);
       std::printf("%s\n", r.ok ? "" : "  FAILED");
+      if (load && analyse) {
+        std::printf("       analyses: %.3f s wall, peak RSS %.1f MB =", r.analyseS, r.analysedPeakRssMb);
+        for (int k = 0; k < r.stages; ++k) std::printf("%s %s %.3f", k ? "," : "", r.stageName[k], r.stageS[k]);
+        std::printf("\n");
+      }
       if (r.ok && r.wallS < best.wallS) best = r;
     }
     if (best.wallS >= 1e9) return 1;

@@ -2,16 +2,20 @@
 // outcome into a Trace, import issues and a one-line error.
 #include "gapscope/io/chrome_reader.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "args_sources.h"
+#include "gapscope/io/heap_arenas.h"
 #include "byte_source.h"
 #include "chunk_pipeline.h"
 
 namespace gapscope::io {
+
+int defaultParserThreads() { return std::clamp(usableCores(), 2, 8); }
 
 namespace {
 

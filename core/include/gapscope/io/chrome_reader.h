@@ -14,8 +14,14 @@
 
 namespace gapscope::io {
 
+// Parser threads for one trace: the usable cores, at least 2 and at most 8.
+// Each parser needs a core, and a producer reading the file and the merger
+// run beside them: on 16 cores a 10 GB trace loaded in 10.8 s with 2
+// parsers, 5.8 s with 8 and 7.7 s with 16 (docs/performance.md).
+int defaultParserThreads();
+
 struct LoadOptions {
-  int threads = 2;  // parser threads
+  int threads = defaultParserThreads();  // parser threads
   // Called from a reader thread now and then with bytes consumed of the file
   // as stored (compressed bytes for .gz) and its total size.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
