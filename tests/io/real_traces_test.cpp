@@ -245,15 +245,13 @@ TEST_P(RealTrace, SameTraceWithSmallChunksAndMoreThreads) {
   const std::string& path = GetParam();
   gapscope::io::DumpOptions dump = gapscope::testing::withOffsets();
   LoadResult a = loadChromeTrace(path);
-  LoadResult b = loadChromeTrace(path, gapscope::testing::chunked(8192, 3));
-  ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(b.stats.rewalkedChunks, 0u);
-  // Plain files mapped a chunk at a time instead of read (to compare).
+  // Small chunks, more threads, and a plain file mapped a chunk at a time
+  // instead of read (GAPSCOPE_READ_MODE=map, kept to compare).
   setenv("GAPSCOPE_READ_MODE", "map", 1);
-  LoadResult mapped = loadChromeTrace(path, gapscope::testing::chunked(8192, 3));
+  LoadResult b = loadChromeTrace(path, gapscope::testing::chunked(8192, 3));
   unsetenv("GAPSCOPE_READ_MODE");
-  ASSERT_TRUE(mapped.ok()) << mapped.error;
-  EXPECT_EQ(gapscope::io::dumpTrace(*b.trace, dump), gapscope::io::dumpTrace(*mapped.trace, dump));
+  ASSERT_TRUE(a.ok() && b.ok()) << b.error;
+  EXPECT_EQ(b.stats.rewalkedChunks, 0u);
   // The same from memory (a buffer, not a file).
   std::string text = gapscope::testing::readFile(path);
   if (text.size() > 2 && static_cast<unsigned char>(text[0]) == 0x1f) text = gapscope::testing::gunzip(text);

@@ -28,6 +28,21 @@ constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb";
 
 bool restarted = false;
 
+// Under a sanitizer its own allocator replaces glibc's, which then never
+// reads the tunable: a restart would only cost time.
+constexpr bool kSanitizerAllocator =
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+    true;
+#else
+    false;
+#endif
+#else
+    false;
+#endif
+
 // "always [madvise] never": huge pages only where a program asks.
 bool hugePagesOnRequest() {
   std::ifstream modes("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -56,7 +71,7 @@ void restoreTunables(const char* saved) {
 void restartWithHugePages(char** argv) {
   const char* current = std::getenv(kTunables);
   if (current && std::strstr(current, kHugePagesTunable)) return;  // the user's choice
-  if (!hugePagesOnRequest() || !glibcKnowsHugePagesTunable()) return;
+  if (kSanitizerAllocator || !hugePagesOnRequest() || !glibcKnowsHugePagesTunable()) return;
   const std::string wanted = std::string(kHugePagesTunable) + "=1";
   const std::string saved = current ? "=" + std::string(current) : "-";
   setenv(kSavedTunables, saved.c_str(), 1);

@@ -34,7 +34,8 @@ void limitHeapArenasToCores();
 // restarts the process with glibc's heap on huge pages where that helps
 // (above), then limits the arenas. Returns only in the process that goes
 // on. Nothing happens where the user's GLIBC_TUNABLES already says
-// glibc.malloc.hugetlb, or the kernel gives huge pages always or never.
+// glibc.malloc.hugetlb, the kernel gives huge pages always or never, or a
+// sanitizer's allocator stands in for glibc's.
 void setUpHeap(char** argv);
 
 // While it lives, freeing memory gives the free top of its malloc arena
