@@ -15,6 +15,27 @@ struct LineColumn {
   std::uint64_t column = 1;  // 1-based, in bytes
 };
 
+// Newlines in [p, p + n): eight bytes at a time (a memchr call per line
+// cost 5 % of a load of pretty-printed JSON, on the merger's thread).
+inline std::uint64_t countNewlines(const char* p, std::size_t n) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
+  std::uint64_t count = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    const std::uint64_t x = word ^ (kOnes * '\n');  // a newline byte becomes 0
+    // The high bit of each byte that is 0, exactly (no borrow between bytes).
+    const std::uint64_t zeroBytes = ~(((x & kLow7) + kLow7) | x | kLow7);
+    // One bit per byte moved to the byte's low bit; the multiply sums the
+    // bytes into the top one (popcount is a libgcc call without -mpopcnt).
+    count += ((zeroBytes >> 7) * kOnes) >> 56;
+  }
+  for (; i < n; ++i) count += p[i] == '\n';
+  return count;
+}
+
 class LineCounter {
  public:
   // Counts the lines of `text` (whose first byte is at stream offset
@@ -24,11 +45,10 @@ class LineCounter {
     if (upTo <= counted_ || counted_ < begin) return;
     const std::uint64_t end = std::min<std::uint64_t>(upTo, begin + text.size());
     const char* p = text.data() + (counted_ - begin);
-    const char* stop = text.data() + (end - begin);
-    while (const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(stop - p))) {
-      ++line_;
-      p = static_cast<const char*>(nl) + 1;
-      lineStart_ = begin + static_cast<std::uint64_t>(p - text.data());
+    const std::size_t n = static_cast<std::size_t>(end - counted_);
+    if (const void* last = memrchr(p, '\n', n)) {
+      line_ += countNewlines(p, n);
+      lineStart_ = begin + static_cast<std::uint64_t>(static_cast<const char*>(last) + 1 - text.data());
     }
     counted_ = end;
   }
