@@ -1,47 +1,19 @@
 #include "gapscope/timeline/viewed_trace.h"
 
-#include <chrono>
-#include <exception>
-#include <thread>
+#include "analysis/pipeline/stage_graph.h"
 
 namespace gapscope::timeline {
-
-namespace {
-
-TimelineLayout buildLayout(const Trace& trace, analysis::StageObserver* observer) {
-  const auto start = std::chrono::steady_clock::now();
-  TimelineLayout layout = TimelineLayout::build(trace);
-  if (observer) {
-    analysis::StageTiming timing;
-    timing.name = "timeline layout";
-    timing.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    observer->stageFinished(timing);
-  }
-  return layout;
-}
-
-}  // namespace
 
 ViewedTrace prepareForViewing(Trace&& trace, analysis::StageObserver* observer) {
   auto shared = std::make_shared<const Trace>(std::move(trace));
   auto analysis = std::make_shared<analysis::TraceAnalysis>(shared);
   std::shared_ptr<TimelineLayout> layout;
-  std::exception_ptr layoutError;
-  std::thread layoutThread([&] {
-    try {
-      layout = std::make_shared<TimelineLayout>(buildLayout(*shared, observer));
-    } catch (...) {
-      layoutError = std::current_exception();
-    }
-  });
-  try {
-    analysis->computeAll(observer);
-  } catch (...) {
-    layoutThread.join();
-    throw;
-  }
-  layoutThread.join();
-  if (layoutError) std::rethrow_exception(layoutError);
+  // Two stages that share nothing but the trace they read; the analyses
+  // run their own stages inside.
+  analysis::pipeline::StageGraph graph;
+  graph.add("timeline layout", {}, [&] { layout = std::make_shared<TimelineLayout>(TimelineLayout::build(*shared)); });
+  graph.add("analyses", {}, [&] { analysis->computeAll(observer); });
+  graph.run(2, observer);
   layout->addMemoryLanes(analysis->memory());
   return ViewedTrace{std::move(shared), std::move(layout), std::move(analysis)};
 }

@@ -19,9 +19,10 @@ struct ViewedTrace {
   std::shared_ptr<const analysis::TraceAnalysis> analysis;
 };
 
-// The layout is built on a thread of its own beside the analyses (it reads
-// only the trace), then gets the memory lanes. `observer` hears the
-// analyses' stages and "timeline layout".
+// The layout is built beside the analyses (it reads only the trace), as
+// two stages of a StageGraph, then gets the memory lanes. `observer` hears
+// "timeline layout", "analyses" (the whole of TraceAnalysis::computeAll)
+// and the analyses' own stages.
 ViewedTrace prepareForViewing(Trace&& trace, analysis::StageObserver* observer = nullptr);
 
 }  // namespace gapscope::timeline
