@@ -76,7 +76,7 @@ void finishRun(Run& run, std::chrono::steady_clock::time_point t0) {
   run.peakRssMb = static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-std::size_t chunkBytes = 0;  // 0: the reader's default (1 MiB), also for the scan
+std::size_t chunkBytes = 0;  // 0: the reader's default (by the file's size); the scan then cuts 1 MiB
 bool printIssues = false;
 bool analyse = false;
 
