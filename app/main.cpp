@@ -5,7 +5,7 @@
 #include <QTimer>
 
 #include "app_setup.h"
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 #include "main_window.h"
 
 int main(int argc, char** argv) {

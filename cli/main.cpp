@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 #include "command.h"
 #include "gapscope/version.h"
 

@@ -27,7 +27,7 @@
 #include "bare_scan.h"
 #include "gapscope/analysis/stage_observer.h"
 #include "gapscope/io/chrome_reader.h"
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 #include "gapscope/timeline/viewed_trace.h"
 
 namespace {

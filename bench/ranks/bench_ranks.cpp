@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 #include "gapscope/ranks/rank_set.h"
 
 namespace {

@@ -23,7 +23,7 @@
 
 #include <cstdio>
 
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 #include "about.h"
 #include "app_setup.h"
 #include "settle.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 
 namespace {
 

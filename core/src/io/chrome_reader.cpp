@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "args_sources.h"
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 #include "byte_source.h"
 #include "chunk_pipeline.h"
 

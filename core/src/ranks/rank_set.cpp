@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "gapscope/io/chrome_reader.h"
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 
 namespace gapscope::ranks {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "gapscope/io/heap_arenas.h"
+#include "gapscope/io/heap_setup.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -118,7 +118,8 @@ bool heapRestartedForHugePages() { return restarted; }
 
 // 1 MiB while freeing; afterwards the 64 MiB glibc's own threshold reaches
 // after the first large free, so later loads do not give memory back and
-// fault it in again block by block.
+// fault it in again block by block. (Once set, glibc stops adjusting its
+// trim and mmap thresholds to the blocks freed: they stay where they are.)
 ArenaTopsReturned::ArenaTopsReturned() {
 #if defined(__GLIBC__)
   mallopt(M_TRIM_THRESHOLD, 1 << 20);
