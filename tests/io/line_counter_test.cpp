@@ -28,7 +28,8 @@ LineColumn walk(const std::string& text, std::uint64_t offset) {
 
 std::string randomText(std::mt19937& rng, std::size_t size) {
   // Newlines, bytes one bit away from '\n' (0x0b, 0x08, 0x8a) and others.
-  const std::string alphabet = std::string("\n\x0b\x08\x8a{}\":, a\n", 14);
+  static const char kBytes[] = "\n\x0b\x08\x8a{}\":, a\n";
+  const std::string alphabet(kBytes, sizeof kBytes - 1);
   std::string text(size, ' ');
   for (char& c : text) c = alphabet[rng() % alphabet.size()];
   return text;
