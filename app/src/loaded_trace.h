@@ -11,14 +11,13 @@
 
 #include "gapscope/analysis/trace_analysis.h"
 #include "gapscope/model/trace.h"
-#include "gapscope/timeline/layout.h"
+#include "gapscope/timeline/viewed_trace.h"
 
 namespace gapscope::app {
 
-struct LoadedTrace {
-  std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const timeline::TimelineLayout> layout;
-  std::shared_ptr<const analysis::TraceAnalysis> analysis;
+// The trace, its layout and its analysis (timeline::ViewedTrace), and where
+// it came from.
+struct LoadedTrace : timeline::ViewedTrace {
   QString path;         // where it came from (a file, or a description)
   QString displayName;  // for the window title
   bool truncated = false;  // the file ended mid-event: everything before the cut is here

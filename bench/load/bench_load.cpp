@@ -68,12 +68,14 @@ class StageTimes : public gapscope::analysis::StageObserver {
 
 double seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; }
 
+double peakRssMb(const rusage& u) { return static_cast<double>(u.ru_maxrss) / 1024.0; }
+
 void finishRun(Run& run, std::chrono::steady_clock::time_point t0) {
   run.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   run.cpuS = seconds(u.ru_utime) + seconds(u.ru_stime);
-  run.peakRssMb = static_cast<double>(u.ru_maxrss) / 1024.0;
+  run.peakRssMb = peakRssMb(u);
 }
 
 std::size_t chunkBytes = 0;  // 0: the reader's default (by the file's size); the scan then cuts 1 MiB
@@ -88,7 +90,7 @@ void analyseLoaded(gapscope::Trace trace, Run& run) {
   run.analyseS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  run.analysedPeakRssMb = static_cast<double>(u.ru_maxrss) / 1024.0;
+  run.analysedPeakRssMb = peakRssMb(u);
 }
 
 Run measureLoad(const std::string& path, int threads) {

@@ -87,6 +87,15 @@ void restartWithHugePages(char** argv) {
   restoreTunables(saved.c_str());  // exec failed: go on with the heap as it is
 }
 
+// At most one malloc arena per usable core (glibc; elsewhere nothing).
+void limitHeapArenasToCores() {
+#if defined(__GLIBC__)
+  // The environment's MALLOC_ARENA_MAX, when set, is the user's choice.
+  if (std::getenv("MALLOC_ARENA_MAX")) return;
+  mallopt(M_ARENA_MAX, usableCores());
+#endif
+}
+
 }  // namespace
 
 int usableCores() {
@@ -96,13 +105,6 @@ int usableCores() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-void limitHeapArenasToCores() {
-#if defined(__GLIBC__)
-  // The environment's MALLOC_ARENA_MAX, when set, is the user's choice.
-  if (std::getenv("MALLOC_ARENA_MAX")) return;
-  mallopt(M_ARENA_MAX, usableCores());
-#endif
-}
 
 void setUpHeap(char** argv) {
   if (const char* saved = std::getenv(kSavedTunables)) {

@@ -26,16 +26,14 @@ namespace gapscope::io {
 // std::thread::hardware_concurrency does not see; at least 1.
 int usableCores();
 
-// At most one malloc arena per usable core (glibc; elsewhere nothing).
-// Call at start-up, before other threads exist: arenas made before stay.
-void limitHeapArenasToCores();
-
 // The first thing a program that loads traces does (`argv` as main got it):
 // restarts the process with glibc's heap on huge pages where that helps
-// (above), then limits the arenas. Returns only in the process that goes
-// on. Nothing happens where the user's GLIBC_TUNABLES already says
-// glibc.malloc.hugetlb, the kernel gives huge pages always or never, or a
-// sanitizer's allocator stands in for glibc's.
+// (above), then allows at most one malloc arena per usable core (before
+// other threads exist: arenas made before stay; the environment's
+// MALLOC_ARENA_MAX wins). Returns only in the process that goes on. No
+// restart where the user's GLIBC_TUNABLES already says glibc.malloc.hugetlb,
+// the kernel gives huge pages always or never, or a sanitizer's allocator
+// stands in for glibc's.
 void setUpHeap(char** argv);
 
 // While it lives, freeing memory gives the free top of its malloc arena
