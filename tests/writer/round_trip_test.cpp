@@ -159,6 +159,20 @@ TEST_P(RealTraceRoundTrip, SameModelAfterRewrite) {
   for (const auto& issue : back.issues.all()) ADD_FAILURE() << "import issue in the rewrite: " << issue.name;
 }
 
+// A .json.gz's args are inflated again in file order before writing
+// (ArgsText in chrome_writer.cpp), not in the writer's order: each slice
+// and instant must still get its own.
+TEST(RoundTrip, GzipTraceKeepsEveryEventsArgs) {
+  io::LoadResult first = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/h100/gapscope_split_stack.json.gz");
+  ASSERT_TRUE(first.ok()) << first.error;
+  ASSERT_TRUE(first.trace->argsSource->slowOutOfOrder());
+  Trace back = writeAndRead(*first.trace, "split_stack_from_gz.json");
+  roundtrip::CompareOptions strict;
+  strict.argsOnlyWhereFirstHasThem = false;
+  strict.compareIssues = false;
+  EXPECT_EQ(roundtrip::compareTraces(*first.trace, back, strict), "");
+}
+
 INSTANTIATE_TEST_SUITE_P(H200, RealTraceRoundTrip,
                          ::testing::Values("matmul_add_64_bf16_eager", "linear_64x4096_eager", "mlp_eager",
                                            "split_stack_eager", "combined_eager", "square_three_ways"));

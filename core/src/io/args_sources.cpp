@@ -9,9 +9,6 @@ namespace gapscope::io {
 
 namespace {
 
-// Args text is a JSON object; anything else means the file changed on disk.
-bool looksLikeArgs(const std::string& s) { return s.size() >= 2 && s.front() == '{' && s.back() == '}'; }
-
 class FileArgsSource final : public ArgsSource {
  public:
   explicit FileArgsSource(int fd) : fd_(::fcntl(fd, F_DUPFD_CLOEXEC, 0)) {}

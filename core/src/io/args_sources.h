@@ -1,13 +1,16 @@
 // Fetching an event's raw args text on demand (Trace::argsSource).
 //  - plain .json: ArgsRef.offset is the byte offset in the file, which is
 //    read again with pread; nothing of the args stays in memory.
-//  - .json.gz and text in memory: the file cannot be read at an offset
-//    cheaply, so the reader copies each event's raw args text into
-//    per-chunk arenas (ArgsRef.offset = arena id << 40 | position).
+//  - .json.gz: the offset in the inflated text, inflated again from the
+//    nearest point of an index made while reading (gzip_index.h).
+//  - text in memory and .gz from a pipe: nothing to read again, so the
+//    reader copies each event's raw args text into per-chunk arenas
+//    (ArgsRef.offset = arena id << 40 | position).
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gapscope/model/trace.h"
@@ -18,5 +21,9 @@ namespace gapscope::io {
 // regular file): the path is never opened again.
 std::shared_ptr<const ArgsSource> makeFileArgsSource(int fd);
 std::shared_ptr<const ArgsSource> makeArenaArgsSource(std::vector<std::string> arenas);
+
+// Args text is a JSON object; anything else read back means the file
+// changed on disk since it was loaded.
+inline bool looksLikeArgs(std::string_view s) { return s.size() >= 2 && s.front() == '{' && s.back() == '}'; }
 
 }  // namespace gapscope::io

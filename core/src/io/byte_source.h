@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "gapscope/model/trace.h"
+
 namespace gapscope::io {
 
 class ByteSource {
@@ -26,6 +28,9 @@ class ByteSource {
   bool endedEarly() const { return endedEarly_; }
   // Whether the text can be read again later by offset (for args on demand).
   virtual bool rereadable() const { return false; }
+  // Once the text has been read: what fetches args by their offset in the
+  // text, or null when it cannot be read again.
+  virtual std::shared_ptr<const ArgsSource> argsByOffset() { return nullptr; }
   // Plain files: the descriptor, for mapping or reading at an offset; else -1.
   virtual int fileDescriptor() const { return -1; }
   // About how many bytes of JSON text the source holds (exact for plain
@@ -38,8 +43,11 @@ class ByteSource {
   bool endedEarly_ = false;
 };
 
-// Opens a file; gzip when it starts with the gzip magic bytes 1f 8b.
-std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string* error);
+// Opens a file; gzip when it starts with the gzip magic bytes 1f 8b. A
+// regular .gz file is indexed about every `gzipSpan` bytes of text as it is
+// read (gzip_index.h).
+std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string* error,
+                                           std::uint64_t gzipSpan = 1u << 20);
 // Text in memory; it must outlive the source.
 std::unique_ptr<ByteSource> openMemorySource(std::string_view text);
 

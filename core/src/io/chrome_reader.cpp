@@ -135,11 +135,11 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
     r.error = path + ": " + error;
     return r;
   }
-  const bool plain = source->rereadable();
+  const bool rereadable = source->rereadable();
   const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, configFor(options, plain ? ArgsStorage::SourceOffsets : ArgsStorage::Arena, *source));
+  PipelineResult pr = runPipeline(*source, configFor(options, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), path, plain ? makeFileArgsSource(source->fileDescriptor()) : nullptr);
+  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset());
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }

@@ -1,5 +1,5 @@
-// Reading the "[memory]" instants: args fetched through Trace::argsJson
-// and parsed once, each event given the operator it happened in.
+// Reading the "[memory]" instants: args fetched in the source's order
+// (Trace::forEachArgsInSourceOrder) and parsed once, each event given the operator it happened in.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -92,13 +92,25 @@ MemoryEvents readMemoryEvents(const Trace& trace) {
   MemoryEvents out;
   StringId name;
   if (!trace.strings.find(kMemoryEventName, &name)) return out;
-  for (const Instant& in : trace.instants) {
-    if (in.name != name) continue;
+  std::vector<std::uint32_t> memoryInstants;
+  std::vector<ArgsRef> refs;
+  for (std::uint32_t i = 0; i < trace.instants.size(); ++i) {
+    if (trace.instants[i].name != name) continue;
+    memoryInstants.push_back(i);
+    refs.push_back(trace.instants[i].args);
+  }
+  std::vector<std::optional<MemoryEvent>> read(refs.size());
+  trace.forEachArgsInSourceOrder(refs, [&](std::size_t k, const std::string& json) {
     MemoryEvent e;
-    if (!readArgs(trace.argsJson(in.args), e)) {
+    if (readArgs(json, e)) read[k] = e;
+  });
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    if (!read[k]) {
       ++out.unreadable;
       continue;
     }
+    const Instant& in = trace.instants[memoryInstants[k]];
+    MemoryEvent& e = *read[k];
     e.ts = in.ts;
     e.track = in.track;
     e.op = detail::innermostCpuOpAt(trace, in.track, in.ts);

@@ -12,6 +12,19 @@ std::string Trace::argsJson(const ArgsRef& ref) const {
 
 std::string Trace::argsJson(const Slice& s) const { return argsJson(s.args); }
 
+void Trace::forEachArgsInSourceOrder(const std::vector<ArgsRef>& refs,
+                                     const std::function<void(std::size_t, const std::string&)>& fn) const {
+  if (!argsSource) return;
+  std::vector<std::size_t> order;
+  order.reserve(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    if (refs[i].length) order.push_back(i);
+  // A .json.gz's offsets are positions in its text, so this order is one
+  // forward pass; for the other sources any order is cheap.
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return refs[a].offset < refs[b].offset; });
+  for (std::size_t i : order) fn(i, argsSource->fetch(refs[i]));
+}
+
 static std::uint32_t lookup(const std::vector<std::pair<std::int64_t, std::uint32_t>>& index,
                             std::int64_t correlation) {
   if (correlation == kNoCorrelation) return kNoIndex;

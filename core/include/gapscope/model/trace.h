@@ -160,6 +160,9 @@ class ArgsSource {
   virtual ~ArgsSource() = default;
   // Returns the raw JSON text of the args object, or "" when none.
   virtual std::string fetch(const ArgsRef& ref) const = 0;
+  // Whether fetching out of the text's order costs far more than in it (a
+  // .json.gz inflates again from an index point each time it goes back).
+  virtual bool slowOutOfOrder() const { return false; }
 };
 
 class Trace {
@@ -184,6 +187,12 @@ class Trace {
   std::string_view str(StringId id) const { return strings.view(id); }
   std::string argsJson(const Slice& s) const;
   std::string argsJson(const ArgsRef& ref) const;
+  // The args of many events, visited as fn(index in refs, json) in the order
+  // their text lies in the source: one pass over a .json.gz where fetching
+  // them in another order would inflate it again and again. Events without
+  // args are skipped.
+  void forEachArgsInSourceOrder(const std::vector<ArgsRef>& refs,
+                                const std::function<void(std::size_t, const std::string&)>& fn) const;
 
   // The slices of one track, sorted by start.
   const Slice* trackBegin(const Track& t) const { return slices.data() + t.firstSlice; }

@@ -1,0 +1,165 @@
+// A .json.gz read once is indexed so that any event's args can be inflated
+// again from the nearest point before them (gzip_index.h). Checked against
+// the text itself: every args object, fetched in file order, in reverse and
+// at random, from one gzip member and from many, and from the second half of
+// a file whose first half was destroyed after indexing (so the points, not a
+// restart from the file's first byte, are what resumes).
+#include "gzip_index.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <random>
+
+#include "byte_source.h"
+#include "test_util.h"
+
+using gapscope::ArgsRef;
+using gapscope::ArgsSource;
+using gapscope::io::openFileSource;
+using gapscope::testing::TempFile;
+
+namespace {
+
+constexpr std::uint64_t kSpan = 16 << 10;
+
+std::string gzipped(std::string_view text, int level) {
+  z_stream z{};
+  deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// Kineto-like events whose args vary enough that deflate makes many blocks.
+struct Text {
+  std::string json;
+  std::vector<ArgsRef> args;
+};
+
+Text eventsWithArgs(int events) {
+  Text t;
+  std::mt19937 rng(7);
+  t.json = "[";
+  for (int i = 0; i < events; ++i) {
+    t.json += R"({"ph":"X","name":"op)" + std::to_string(rng() % 50) + R"(","pid":1,"tid":1,"ts":)" +
+              std::to_string(i) + R"(,"dur":1,"args":)";
+    std::string a = R"({"External id": )" + std::to_string(rng()) + R"(, "Input Dims": [[)" +
+                    std::to_string(rng() % 4096) + ", " + std::to_string(rng() % 512) + R"(]], "seq": )" +
+                    std::to_string(i) + "}";
+    t.args.push_back({t.json.size(), static_cast<std::uint32_t>(a.size())});
+    t.json += a + "},";
+  }
+  t.json += "{}]";
+  return t;
+}
+
+// Reads the whole file through the source (as the reader does), checks the
+// text, and returns what fetches args by offset.
+std::shared_ptr<const ArgsSource> indexed(const std::string& path, const std::string& expected) {
+  std::string error;
+  auto source = openFileSource(path, &error, kSpan);
+  EXPECT_TRUE(source) << error;
+  EXPECT_TRUE(source->rereadable());
+  std::string text;
+  std::vector<char> buf(100000);
+  while (std::size_t n = source->read(buf.data(), buf.size())) text.append(buf.data(), n);
+  EXPECT_TRUE(source->error().empty()) << source->error();
+  EXPECT_EQ(text, expected);
+  return source->argsByOffset();
+}
+
+void expectEveryArgs(const ArgsSource& args, const Text& t, const std::vector<std::size_t>& order) {
+  for (std::size_t i : order) {
+    const ArgsRef& r = t.args[i];
+    ASSERT_EQ(args.fetch(r), t.json.substr(r.offset, r.length)) << "args " << i << " at " << r.offset;
+  }
+}
+
+std::vector<std::size_t> inFileOrder(std::size_t n) {
+  std::vector<std::size_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = i;
+  return v;
+}
+
+class GzipIndex : public ::testing::Test {
+ protected:
+  const Text text = eventsWithArgs(6000);  // about 800 KB: some 50 points
+};
+
+TEST_F(GzipIndex, OneMemberEveryArgsInAnyOrder) {
+  TempFile f(".json.gz");
+  f.write(gzipped(text.json, 6));
+  auto args = indexed(f.path(), text.json);
+  ASSERT_TRUE(args);
+  auto order = inFileOrder(text.args.size());
+  expectEveryArgs(*args, text, order);
+  std::reverse(order.begin(), order.end());
+  expectEveryArgs(*args, text, order);
+  std::shuffle(order.begin(), order.end(), std::mt19937(11));
+  order.resize(400);
+  expectEveryArgs(*args, text, order);
+}
+
+TEST_F(GzipIndex, ManyMembersCutAnywhere) {
+  // bgzip-like: members of a few KiB, cut inside events and inside args.
+  std::string bytes;
+  for (std::size_t at = 0; at < text.json.size(); at += 5003) bytes += gzipped(text.json.substr(at, 5003), 1);
+  TempFile f(".json.gz");
+  f.write(bytes);
+  auto args = indexed(f.path(), text.json);
+  ASSERT_TRUE(args);
+  auto order = inFileOrder(text.args.size());
+  std::shuffle(order.begin(), order.end(), std::mt19937(5));
+  expectEveryArgs(*args, text, order);
+}
+
+TEST_F(GzipIndex, ResumesFromAPointNotFromTheStart) {
+  for (bool manyMembers : {false, true}) {
+    std::string bytes;
+    if (manyMembers) {
+      for (std::size_t at = 0; at < text.json.size(); at += 20000) bytes += gzipped(text.json.substr(at, 20000), 6);
+    } else {
+      bytes = gzipped(text.json, 6);
+    }
+    TempFile f(".json.gz");
+    f.write(bytes);
+    auto args = indexed(f.path(), text.json);
+    ASSERT_TRUE(args);
+    // Destroy the first half of the compressed file after indexing.
+    std::string ruined = bytes;
+    std::fill(ruined.begin(), ruined.begin() + static_cast<std::ptrdiff_t>(ruined.size() / 2), '\x55');
+    f.write(ruined);
+    const std::size_t lastQuarter = text.args.size() * 3 / 4;
+    std::vector<std::size_t> order;
+    for (std::size_t i = text.args.size(); i-- > lastQuarter;) order.push_back(i);
+    expectEveryArgs(*args, text, order);
+    // What lay in the ruined half cannot be inflated: no text, no crash.
+    EXPECT_EQ(args->fetch(text.args[10]), "");
+  }
+}
+
+TEST_F(GzipIndex, LoadedTraceFetchesArgsFromTheGzipFile) {
+  TempFile plain(".json");
+  plain.write(text.json);
+  TempFile gz(".json.gz");
+  gz.write(gzipped(text.json, 6));
+  auto a = gapscope::io::loadChromeTrace(plain.path());
+  auto b = gapscope::io::loadChromeTrace(gz.path());
+  ASSERT_TRUE(a.ok() && b.ok()) << a.error << b.error;
+  ASSERT_EQ(a.trace->slices.size(), b.trace->slices.size());
+  for (std::size_t i = 0; i < a.trace->slices.size(); ++i) {
+    // Offsets in the text, as for a plain file: no copy of the args kept.
+    ASSERT_EQ(a.trace->slices[i].args.offset, b.trace->slices[i].args.offset);
+    ASSERT_EQ(a.trace->argsJson(a.trace->slices[i]), b.trace->argsJson(b.trace->slices[i]));
+  }
+}
+
+}  // namespace
