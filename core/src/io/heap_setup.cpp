@@ -128,6 +128,15 @@ ArenaTopsReturned::ArenaTopsReturned() {
 #endif
 }
 
+void returnThisThreadsArenaTop() {
+#if defined(__GLIBC__)
+  // volatile: a malloc and free of the same block may otherwise be elided.
+  static thread_local void* volatile block;
+  block = std::malloc(96 << 10);
+  std::free(block);
+#endif
+}
+
 ArenaTopsReturned::~ArenaTopsReturned() {
 #if defined(__GLIBC__)
   malloc_trim(0);

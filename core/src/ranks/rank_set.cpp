@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <barrier>
 #include <condition_variable>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -161,7 +163,11 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
   std::vector<RankOutcome> outcomes(files.size());
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
-  auto work = [&] {
+  // Once every worker is done, each gives its arena's top back while the
+  // threshold is low (glibc trims an arena top only in a free made into it).
+  std::optional<io::ArenaTopsReturned> returned;
+  std::barrier allDone(workers, [&]() noexcept { returned.emplace(); });
+  auto loadRanks = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
       if (options.cancel && options.cancel->load()) return;
       const std::uint64_t bytes = expectedPeakBytes(files[i]);
@@ -171,6 +177,11 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
       if (options.progress) options.progress(++done, files.size());
     }
   };
+  auto work = [&] {
+    loadRanks();
+    allDone.arrive_and_wait();
+    io::returnThisThreadsArenaTop();
+  };
   std::vector<std::thread> pool;
   for (int w = 1; w < workers; ++w) pool.emplace_back(work);
   work();
@@ -178,7 +189,7 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
 
   RankSet set;
   set.concurrency = gate.mostRunning();
-  const io::ArenaTopsReturned returned;  // the tables' frees below are the workers' last
+  // `returned` still lives: the tables' frees below are the workers' last.
   set.cancelled = options.cancel && options.cancel->load();
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!outcomes[i].error.empty()) set.errors.push_back({files[i], outcomes[i].error});

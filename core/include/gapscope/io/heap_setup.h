@@ -43,7 +43,8 @@ void setUpHeap(char** argv);
 // are freed, and malloc_trim never trims another thread's arena top: a set
 // of ranks loaded on worker threads left 1.9 to 2.0 times the tables
 // resident in half the runs (docs/ranks.md, "Speed and memory"). Use it
-// around freeing what worker threads made, after the threads are done.
+// around freeing what worker threads made, once they are done, and have
+// each worker call returnThisThreadsArenaTop() inside it before it ends.
 class ArenaTopsReturned {
  public:
   ArenaTopsReturned();
@@ -51,6 +52,12 @@ class ArenaTopsReturned {
   ArenaTopsReturned(const ArenaTopsReturned&) = delete;
   ArenaTopsReturned& operator=(const ArenaTopsReturned&) = delete;
 };
+
+// Inside an ArenaTopsReturned: gives the calling thread's arena top back
+// (glibc trims an arena's top only in a free of over 64 KiB into that
+// arena, made by a thread attached to it). For worker threads, once their
+// work is freed and before they end.
+void returnThisThreadsArenaTop();
 
 // Whether this process is the restarted one (for tests).
 bool heapRestartedForHugePages();
