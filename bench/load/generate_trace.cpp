@@ -27,7 +27,7 @@ std::string us(std::int64_t ns) {
 
 class Sink {
  public:
-  Sink(const char* path, bool gzip) : gzip_(gzip) {
+  Sink(const char* path, bool gzip) {
     if (gzip) gz_ = gzopen(path, "wb6");
     else file_ = std::fopen(path, "wb");
     if (!gz_ && !file_) {
@@ -57,7 +57,6 @@ class Sink {
     failed_ = failed_ || done != buf_.size();
     buf_.clear();
   }
-  bool gzip_;
   gzFile gz_ = nullptr;
   FILE* file_ = nullptr;
   std::string buf_;
