@@ -25,20 +25,12 @@ void Trace::forEachArgsInSourceOrder(const std::vector<ArgsRef>& refs,
   for (std::size_t i : order) fn(i, argsSource->fetch(refs[i]));
 }
 
-static std::uint32_t lookup(const std::vector<std::pair<std::int64_t, std::uint32_t>>& index,
-                            std::int64_t correlation) {
-  if (correlation == kNoCorrelation) return kNoIndex;
-  auto it = std::lower_bound(index.begin(), index.end(), std::make_pair(correlation, 0u));
-  if (it == index.end() || it->first != correlation) return kNoIndex;
-  return it->second;
-}
-
 std::uint32_t Trace::gpuOpForCorrelation(std::int64_t correlation) const {
-  return lookup(gpuByCorrelation_, correlation);
+  return gpuByCorrelation_.find(correlation);
 }
 
 std::uint32_t Trace::launchForCorrelation(std::int64_t correlation) const {
-  return lookup(launchByCorrelation_, correlation);
+  return launchByCorrelation_.find(correlation);
 }
 
 std::size_t Trace::memoryBytes() const {
@@ -49,8 +41,7 @@ std::size_t Trace::memoryBytes() const {
   bytes += instants.capacity() * sizeof(Instant);
   bytes += kernelInfos.capacity() * sizeof(KernelInfo);
   for (const auto& c : counters) bytes += c.ts.capacity() * (sizeof(TimeNs) + sizeof(double));
-  bytes += (gpuByCorrelation_.capacity() + launchByCorrelation_.capacity()) *
-           sizeof(std::pair<std::int64_t, std::uint32_t>);
+  bytes += gpuByCorrelation_.memoryBytes() + launchByCorrelation_.memoryBytes();
   return bytes;
 }
 

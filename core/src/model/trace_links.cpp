@@ -255,8 +255,8 @@ void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
 namespace {
 
 void buildCorrelationIndices(Trace& t) {
-  auto& gpu = TraceAccess::gpuByCorrelation(t);
-  auto& launch = TraceAccess::launchByCorrelation(t);
+  std::vector<CorrelationIndex::Entry> gpu;
+  std::vector<CorrelationIndex::Entry> launch;
   for (std::uint32_t j = 0; j < t.slices.size(); ++j) {
     const Slice& sl = t.slices[j];
     if (sl.correlation == kNoCorrelation) continue;
@@ -264,10 +264,10 @@ void buildCorrelationIndices(Trace& t) {
     else if (sl.kind == SliceKind::CudaRuntime || sl.kind == SliceKind::CudaDriver)
       launch.emplace_back(sl.correlation, j);
   }
-  // Sorted by (correlation, slice index): slice order is time order on a
-  // track, so a graph launch's first GPU op comes first.
-  std::sort(gpu.begin(), gpu.end());
-  std::sort(launch.begin(), launch.end());
+  // An id's first entry by slice index: slice order is time order on a
+  // track, so a graph launch's first GPU op is the one found.
+  TraceAccess::gpuByCorrelation(t).build(std::move(gpu));
+  TraceAccess::launchByCorrelation(t).build(std::move(launch));
 }
 
 void buildInstants(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/model/correlation_index.h"
 #include "gapscope/model/import_issues.h"
 #include "gapscope/model/string_table.h"
 #include "gapscope/model/types.h"
@@ -213,9 +214,8 @@ class Trace {
   friend struct detail::TraceAccess;
   TimeNs minTime_ = 0;
   TimeNs maxTime_ = 0;
-  // (correlation, slice index) sorted by correlation, for binary search.
-  std::vector<std::pair<std::int64_t, std::uint32_t>> gpuByCorrelation_;
-  std::vector<std::pair<std::int64_t, std::uint32_t>> launchByCorrelation_;
+  CorrelationIndex gpuByCorrelation_;
+  CorrelationIndex launchByCorrelation_;
 };
 
 SliceKind sliceKindForCategory(std::string_view category);
