@@ -7,11 +7,11 @@
 #include "gzip_index.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <random>
 
+#include "../support/gzip_text.h"
 #include "byte_source.h"
 #include "test_util.h"
 
@@ -23,20 +23,6 @@ using gapscope::testing::TempFile;
 namespace {
 
 constexpr std::uint64_t kSpan = 16 << 10;
-
-std::string gzipped(std::string_view text, int level) {
-  z_stream z{};
-  deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 // Kineto-like events whose args vary enough that deflate makes many blocks.
 struct Text {
@@ -96,7 +82,7 @@ class GzipIndex : public ::testing::Test {
 
 TEST_F(GzipIndex, OneMemberEveryArgsInAnyOrder) {
   TempFile f(".json.gz");
-  f.write(gzipped(text.json, 6));
+  f.write(gapscope::testing::gzipText(text.json, 6));
   auto args = indexed(f.path(), text.json);
   ASSERT_TRUE(args);
   auto order = inFileOrder(text.args.size());
@@ -111,7 +97,7 @@ TEST_F(GzipIndex, OneMemberEveryArgsInAnyOrder) {
 TEST_F(GzipIndex, ManyMembersCutAnywhere) {
   // bgzip-like: members of a few KiB, cut inside events and inside args.
   std::string bytes;
-  for (std::size_t at = 0; at < text.json.size(); at += 5003) bytes += gzipped(text.json.substr(at, 5003), 1);
+  for (std::size_t at = 0; at < text.json.size(); at += 5003) bytes += gapscope::testing::gzipText(text.json.substr(at, 5003), 1);
   TempFile f(".json.gz");
   f.write(bytes);
   auto args = indexed(f.path(), text.json);
@@ -125,9 +111,9 @@ TEST_F(GzipIndex, ResumesFromAPointNotFromTheStart) {
   for (bool manyMembers : {false, true}) {
     std::string bytes;
     if (manyMembers) {
-      for (std::size_t at = 0; at < text.json.size(); at += 20000) bytes += gzipped(text.json.substr(at, 20000), 6);
+      for (std::size_t at = 0; at < text.json.size(); at += 20000) bytes += gapscope::testing::gzipText(text.json.substr(at, 20000), 6);
     } else {
-      bytes = gzipped(text.json, 6);
+      bytes = gapscope::testing::gzipText(text.json, 6);
     }
     TempFile f(".json.gz");
     f.write(bytes);
@@ -150,7 +136,7 @@ TEST_F(GzipIndex, LoadedTraceFetchesArgsFromTheGzipFile) {
   TempFile plain(".json");
   plain.write(text.json);
   TempFile gz(".json.gz");
-  gz.write(gzipped(text.json, 6));
+  gz.write(gapscope::testing::gzipText(text.json, 6));
   auto a = gapscope::io::loadChromeTrace(plain.path());
   auto b = gapscope::io::loadChromeTrace(gz.path());
   ASSERT_TRUE(a.ok() && b.ok()) << a.error << b.error;

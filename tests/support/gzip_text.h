@@ -1,5 +1,5 @@
-// Text gzip-compressed in memory (level 1, a gzip header), for tests and
-// fuzz targets that feed the reader's .gz path.
+// Text gzip-compressed in memory (one gzip member, level 1 unless asked),
+// for tests and fuzz targets that feed the reader's .gz path.
 #pragma once
 
 #include <zlib.h>
@@ -10,10 +10,10 @@
 
 namespace gapscope::testing {
 
-inline std::string gzipText(std::string_view text) {
+inline std::string gzipText(std::string_view text, int level = 1) {
   std::string out(compressBound(static_cast<uLong>(text.size())) + 64, '\0');
   z_stream z{};
-  if (deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) std::abort();
+  if (deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) std::abort();
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
   z.avail_in = static_cast<uInt>(text.size());
   z.next_out = reinterpret_cast<Bytef*>(out.data());
