@@ -1,6 +1,9 @@
 #include "gapscope/io/trace_dump.h"
 
+#include <optional>
 #include <sstream>
+
+#include "gapscope/model/event_args.h"
 
 namespace gapscope::io {
 
@@ -36,7 +39,8 @@ void dumpKernel(std::ostream& os, const KernelInfo& k) {
      << " device=" << k.device << " stream=" << k.stream << "}";
 }
 
-void dumpSlice(std::ostream& os, const Trace& t, const Slice& s, std::size_t index, const DumpOptions& o) {
+void dumpSlice(std::ostream& os, const Trace& t, const std::optional<EventArgs>& args, const Slice& s, std::size_t index,
+               const DumpOptions& o) {
   os << "    #" << index << " " << s.start << " +" << s.dur << " d" << s.depth << " " << sliceKindName(s.kind)
      << " \"" << t.str(s.name) << "\" cat=\"" << t.str(s.category) << "\"";
   if (s.correlation != kNoCorrelation) os << " corr=" << s.correlation;
@@ -45,11 +49,11 @@ void dumpSlice(std::ostream& os, const Trace& t, const Slice& s, std::size_t ind
   if (s.flags & kSliceUnclosed) os << " unclosed";
   if (s.flags & kSliceFromBegin) os << " from-B";
   if (s.kernelInfo != kNoIndex) dumpKernel(os, t.kernelInfos[s.kernelInfo]);
-  if (o.args && s.args.length) os << " args=" << t.argsJson(s);
+  if (args && s.args.length) os << " args=" << args->slice(s);
   os << "\n";
 }
 
-void dumpTracks(std::ostream& os, const Trace& t, const DumpOptions& o) {
+void dumpTracks(std::ostream& os, const Trace& t, const std::optional<EventArgs>& args, const DumpOptions& o) {
   for (const Process& p : t.processes) {
     os << "process " << idText(t, p.pid) << " name=\"" << t.str(p.name) << "\"";
     if (p.labels != kEmptyString) os << " labels=\"" << t.str(p.labels) << "\"";
@@ -62,13 +66,13 @@ void dumpTracks(std::ostream& os, const Trace& t, const DumpOptions& o) {
       os << " slices=" << tr.sliceCount << " rows=" << tr.rows << " nested=" << tr.nestedRows << "\n";
       std::size_t shown = 0;
       for (std::uint32_t i = tr.firstSlice; i < tr.firstSlice + tr.sliceCount && shown < o.maxSlices; ++i, ++shown) {
-        dumpSlice(os, t, t.slices[i], i, o);
+        dumpSlice(os, t, args, t.slices[i], i, o);
       }
     }
   }
 }
 
-void dumpRest(std::ostream& os, const Trace& t, const DumpOptions& o) {
+void dumpRest(std::ostream& os, const Trace& t, const std::optional<EventArgs>& args, const DumpOptions& o) {
   for (const Flow& f : t.flows) {
     os << "flow " << flowKindName(f.kind) << " id=" << f.id << " cat=\"" << t.str(f.category) << "\" #" << f.from
        << " -> #" << f.to << "\n";
@@ -77,7 +81,7 @@ void dumpRest(std::ostream& os, const Trace& t, const DumpOptions& o) {
     os << "instant " << i.ts << " scope=" << i.scope << " \"" << t.str(i.name) << "\" cat=\"" << t.str(i.category)
        << "\"";
     if (i.track != kNoIndex) os << " track=" << i.track;
-    if (o.args && i.args.length) os << " args=" << t.argsJson(i.args);
+    if (args && i.args.length) os << " args=" << args->instant(i);
     os << "\n";
   }
   for (const CounterSeries& c : t.counters) {
@@ -107,8 +111,10 @@ void dumpRest(std::ostream& os, const Trace& t, const DumpOptions& o) {
 
 std::string dumpTrace(const Trace& trace, const DumpOptions& options) {
   std::ostringstream os;
-  dumpTracks(os, trace, options);
-  dumpRest(os, trace, options);
+  std::optional<EventArgs> args;
+  if (options.args) args.emplace(trace);
+  dumpTracks(os, trace, args, options);
+  dumpRest(os, trace, args, options);
   return os.str();
 }
 

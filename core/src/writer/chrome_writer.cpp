@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "gapscope/model/event_args.h"
 #include "output_file.h"
 
 namespace gapscope::writer {
@@ -33,43 +34,6 @@ std::string formatMicros(TimeNs ns) {
 }
 
 namespace {
-
-// Where the writer takes each event's args text from. A .json.gz's args are
-// inflated again in the order they lie in the file, all before writing: in
-// the writer's order (track by track) each could inflate up to an index span
-// of the file anew. Other sources are read as each event is written.
-class ArgsText {
- public:
-  explicit ArgsText(const Trace& t) : t_(t) {
-    if (!t.argsSource || !t.argsSource->slowOutOfOrder()) return;
-    std::vector<ArgsRef> refs;
-    refs.reserve(t.slices.size() + t.instants.size());
-    for (const Slice& s : t.slices) refs.push_back(s.args);
-    for (const Instant& in : t.instants) refs.push_back(in.args);
-    where_.assign(refs.size(), Place{});
-    t.forEachArgsInSourceOrder(refs, [this](std::size_t i, const std::string& json) {
-      where_[i] = {text_.size(), json.size()};
-      text_ += json;
-    });
-  }
-  std::string slice(const Slice& s) const { return get(static_cast<std::size_t>(&s - t_.slices.data()), s.args); }
-  std::string instant(const Instant& in) const {
-    return get(t_.slices.size() + static_cast<std::size_t>(&in - t_.instants.data()), in.args);
-  }
-
- private:
-  struct Place {
-    std::size_t at = 0;
-    std::size_t length = 0;
-  };
-  std::string get(std::size_t i, const ArgsRef& ref) const {
-    if (where_.empty()) return t_.argsJson(ref);
-    return text_.substr(where_[i].at, where_[i].length);
-  }
-  const Trace& t_;
-  std::string text_;
-  std::vector<Place> where_;
-};
 
 constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
 
@@ -468,7 +432,7 @@ class JsonWriter {
   }
 
   const Trace& t_;
-  ArgsText args_;
+  EventArgs args_;  // a .json.gz's fetched in file order first
   detail::Sink& sink_;
   std::string buf_;
   std::uint64_t written_ = 0;
