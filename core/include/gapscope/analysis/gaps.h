@@ -97,8 +97,9 @@ struct GapOptions {
   // Keep one LaunchInfo per launch call in GapAnalysis::launches.
   bool keepLaunches = true;
   // Threads the analysis' stages may use on traces of 131072 slices or
-  // more (two stages at most run side by side today); the result is the
-  // same for any number.
+  // more (up to four run side by side once ops are bound to their calls;
+  // the 10 GB trace on 16 cores: 3.2 s on 1, 1.6-2.0 s on 2, 1.3-1.6 s on
+  // 4, no less on 8); the result is the same for any number.
   int threads = 2;
 };
 
