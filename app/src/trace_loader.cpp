@@ -3,7 +3,6 @@
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
-
 #include "gapscope/io/chrome_reader.h"
 
 namespace gapscope::app {

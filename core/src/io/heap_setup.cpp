@@ -105,7 +105,6 @@ int usableCores() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-
 void setUpHeap(char** argv) {
   if (const char* saved = std::getenv(kSavedTunables)) {
     restarted = true;
@@ -128,19 +127,19 @@ ArenaTopsReturned::ArenaTopsReturned() {
 #endif
 }
 
+ArenaTopsReturned::~ArenaTopsReturned() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 void returnThisThreadsArenaTop() {
 #if defined(__GLIBC__)
   // volatile: a malloc and free of the same block may otherwise be elided.
   static thread_local void* volatile block;
   block = std::malloc(96 << 10);
   std::free(block);
-#endif
-}
-
-ArenaTopsReturned::~ArenaTopsReturned() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #endif
 }
 

@@ -1,5 +1,6 @@
 // Reading the "[memory]" instants: args fetched in the source's order
-// (Trace::forEachArgsInSourceOrder) and parsed once, each event given the operator it happened in.
+// (Trace::forEachArgsInSourceOrder) and parsed once, each event given the
+// operator it happened in.
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -189,8 +189,8 @@ RankSet loadRankSet(const std::vector<std::string>& files, const RankSetOptions&
 
   RankSet set;
   set.concurrency = gate.mostRunning();
-  // `returned` still lives: the tables' frees below are the workers' last.
   set.cancelled = options.cancel && options.cancel->load();
+  // `returned` still lives: the tables' frees below are the workers' last.
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!outcomes[i].error.empty()) set.errors.push_back({files[i], outcomes[i].error});
     if (!outcomes[i].warning.empty()) set.warnings.push_back(outcomes[i].warning);
