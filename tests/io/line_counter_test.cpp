@@ -10,6 +10,7 @@
 namespace {
 
 using gapscope::io::countNewlines;
+using gapscope::io::countNewlinesByWords;
 using gapscope::io::LineColumn;
 using gapscope::io::LineCounter;
 
@@ -44,6 +45,21 @@ TEST(LineCounter, CountsNewlinesLikeAByteWalk) {
       for (std::size_t i = from; i < size; ++i) expected += text[i] == '\n';
       EXPECT_EQ(countNewlines(text.data() + from, size - from), expected) << size << " from " << from;
     }
+  }
+}
+
+// Past 255 blocks of sixteen bytes the vector counters are summed and
+// restarted: text made only of newlines would wrap a counter that was not.
+TEST(LineCounter, CountsLongRunsOfNewlinesExactly) {
+  std::mt19937 rng(5);
+  for (std::size_t size : {4079u, 4080u, 4081u, 4095u, 4096u, 8160u, 8161u, 65536u, 100003u}) {
+    const std::string newlines(size, '\n');
+    EXPECT_EQ(countNewlines(newlines.data(), size), size) << size;
+    const std::string text = randomText(rng, size);
+    std::uint64_t expected = 0;
+    for (char c : text) expected += c == '\n';
+    EXPECT_EQ(countNewlines(text.data(), size), expected) << size;
+    EXPECT_EQ(countNewlinesByWords(text.data(), size), expected) << size;
   }
 }
 

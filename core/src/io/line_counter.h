@@ -8,6 +8,10 @@
 #include <cstring>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gapscope::io {
 
 struct LineColumn {
@@ -15,9 +19,9 @@ struct LineColumn {
   std::uint64_t column = 1;  // 1-based, in bytes
 };
 
-// Newlines in [p, p + n): eight bytes at a time (a memchr call per line
+// Newlines in [p, p + n), eight bytes at a time (a memchr call per line
 // cost 5 % of a load of pretty-printed JSON, on the merger's thread).
-inline std::uint64_t countNewlines(const char* p, std::size_t n) {
+inline std::uint64_t countNewlinesByWords(const char* p, std::size_t n) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
   constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
   std::uint64_t count = 0;
@@ -35,6 +39,33 @@ inline std::uint64_t countNewlines(const char* p, std::size_t n) {
   for (; i < n; ++i) count += p[i] == '\n';
   return count;
 }
+
+#if defined(__SSE2__)
+// Sixteen bytes at a time where SSE2 is there (every x86-64): each
+// comparison adds one to a byte's counter per newline, and the sixteen
+// counters are summed before any can pass 255. Still 5 % of the load's
+// CPU eight bytes at a time; this is a few times fewer instructions.
+inline std::uint64_t countNewlines(const char* p, std::size_t n) {
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i zero = _mm_setzero_si128();
+  std::uint64_t count = 0;
+  std::size_t i = 0;
+  while (i + 16 <= n) {
+    const std::size_t blocks = std::min<std::size_t>((n - i) / 16, 255);
+    __m128i counters = zero;
+    for (std::size_t b = 0; b < blocks; ++b, i += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      counters = _mm_sub_epi8(counters, _mm_cmpeq_epi8(bytes, newline));  // a match is -1
+    }
+    const __m128i sums = _mm_sad_epu8(counters, zero);  // two 64-bit sums of eight bytes
+    count += static_cast<std::uint64_t>(_mm_cvtsi128_si64(sums)) +
+             static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+  }
+  return count + countNewlinesByWords(p + i, n - i);
+}
+#else
+inline std::uint64_t countNewlines(const char* p, std::size_t n) { return countNewlinesByWords(p, n); }
+#endif
 
 class LineCounter {
  public:
