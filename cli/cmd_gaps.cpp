@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
+#include <future>
 #include <numeric>
 #include <ostream>
 #include <stdexcept>
@@ -12,6 +14,7 @@
 #include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/format/escape.h"
+#include "gapscope/io/heap_setup.h"
 #include "load_trace.h"
 #include "output.h"
 
@@ -157,36 +160,54 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
           {"devices", std::move(devices)}};
 }
 
-// Streamed: the gap list may hold millions of rows (JsonObjectStream).
-// Makes the rows of `gaps` a chunk at a time in time order (by gap index)
-// and hands them out in rank order. The gaps are ranked by idle time, so in
-// rank order each row reads its gap record, CPU-op rows and slices from
-// random places in a model of hundreds of megabytes; in time order those
-// reads move forward through memory. A chunk's text is held at once
-// (kChunkRows rows, tens of megabytes at most).
+// Rows made kChunkRows at a time, in time order, printed in rank order.
+// Printed by idle time (rank order), each row reads its gap record, CPU-op
+// rows and slices from random places in a model of hundreds of megabytes;
+// in time order those reads move forward through memory. Chunks are made
+// on up to four threads ahead of the one printing, in its order (each
+// chunk's text is held meanwhile: tens of megabytes at most). `make` gets
+// a scratch string of its thread's own.
 template <typename MakeRow, typename EmitRow>
 void forRowsInTimeOrder(const std::vector<RankedGap>& gaps, MakeRow make, EmitRow emit) {
-  constexpr std::size_t kChunkRows = 32768;
-  std::vector<std::uint32_t> order;
-  std::vector<std::pair<std::size_t, std::size_t>> spans;  // per row of the chunk: offset, length in `text`
-  std::string text;
-  for (std::size_t from = 0; from < gaps.size(); from += kChunkRows) {
+  static constexpr std::size_t kChunkRows = 32768;
+  struct RowChunk {
+    std::string text;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // per row of the chunk: offset, length in `text`
+  };
+  auto makeChunk = [&gaps, &make](std::size_t from) {
     const std::size_t count = std::min(kChunkRows, gaps.size() - from);
-    order.resize(count);
+    std::vector<std::uint32_t> order(count);
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(),
               [&](std::uint32_t x, std::uint32_t y) { return gaps[from + x].gap < gaps[from + y].gap; });
-    text.clear();
-    spans.assign(count, {0, 0});
+    RowChunk c;
+    c.spans.assign(count, {0, 0});
+    std::string scratch;
     for (std::uint32_t k : order) {
-      const std::size_t begin = text.size();
-      make(text, gaps[from + k]);
-      spans[k] = {begin, text.size() - begin};
+      const std::size_t begin = c.text.size();
+      make(c.text, scratch, gaps[from + k]);
+      c.spans[k] = {begin, c.text.size() - begin};
     }
-    for (const auto& [begin, length] : spans) emit(std::string_view(text).substr(begin, length));
+    return c;
+  };
+  const std::size_t chunks = (gaps.size() + kChunkRows - 1) / kChunkRows;
+  const std::size_t ahead = std::min<std::size_t>(chunks, std::clamp(io::usableCores(), 1, 4));
+  std::deque<std::future<RowChunk>> pending;
+  std::size_t next = 0;
+  auto startNext = [&] {
+    pending.push_back(std::async(std::launch::async, makeChunk, next * kChunkRows));
+    ++next;
+  };
+  while (next < ahead) startNext();
+  while (!pending.empty()) {
+    const RowChunk c = pending.front().get();
+    pending.pop_front();
+    if (next < chunks) startNext();
+    for (const auto& [begin, length] : c.spans) emit(std::string_view(c.text).substr(begin, length));
   }
 }
 
+// Streamed: the gap list may hold millions of rows (JsonObjectStream).
 void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
                const std::vector<RankedGap>& gaps, bool perStep) {
   JsonObjectStream o(out);
@@ -198,7 +219,7 @@ void printJson(std::ostream& out, const Trace& t, const GapAnalysis& a,
   o.member("streams", streams);
   o.beginArray("gaps");
   forRowsInTimeOrder(
-      gaps, [&](std::string& text, const RankedGap& r) { appendGapElement(text, t, a, r); },
+      gaps, [&](std::string& text, std::string&, const RankedGap& r) { appendGapElement(text, t, a, r); },
       [&](std::string_view element) { o.rawElement(element); });
   o.endArray();
   const auto& l = a.launchStats;
@@ -270,9 +291,8 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
                     "after", "launch_call", "launch_thread", "cpu_ops", "explanation"});
   constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
   std::string buf;
-  std::string ops;
   forRowsInTimeOrder(
-      gaps, [&](std::string& text, const RankedGap& r) { appendCsvRow(text, ops, t, a, r); },
+      gaps, [&](std::string& text, std::string& ops, const RankedGap& r) { appendCsvRow(text, ops, t, a, r); },
       [&](std::string_view row) {
         buf += row;
         if (buf.size() < kFlushBytes) return;

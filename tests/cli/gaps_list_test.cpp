@@ -3,9 +3,13 @@
 // while another stream kept the device busy marked as such.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli_run.h"
 
@@ -90,6 +94,60 @@ TEST(CliGaps, StreamedJsonIsTheWholeDocumentPrettyPrinted) {
   expectSameAsWholeDocument({"gaps", quoted, "--format", "json", "--streams"});
   for (const char* trace : {"h200/split_stack_eager.json", "h100/cudagraph_replay.json"})
     expectSameAsWholeDocument({"gaps", std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + trace, "--format", "json", "--per-step"});
+}
+
+}  // namespace
+}  // namespace gapscope::testing
+
+namespace gapscope::testing {
+namespace {
+
+// Rows are made a chunk of 32,768 at a time, on several threads, and
+// printed in rank order: every gap of a trace of three chunks must come
+// out once, largest first, with its own start.
+TEST(CliGaps, EveryRowOfSeveralChunksInRankOrder) {
+  constexpr std::int64_t kKernels = 70000;
+  // Gap i (after kernel i) lasts 5 + (i * 7919 mod kKernels) us: all
+  // different, so rank order is known, and far from time order.
+  std::vector<std::pair<std::int64_t, std::int64_t>> expected;  // (dur us, start us)
+  std::string json = "{\"traceEvents\":[";
+  std::int64_t ts = 0;
+  for (std::int64_t i = 0; i < kKernels; ++i) {
+    if (i) json += ',';
+    json += "{\"ph\":\"X\",\"name\":\"k\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(ts) +
+            ",\"dur\":2}";
+    ts += 2;
+    if (i + 1 < kKernels) {
+      const std::int64_t gap = 5 + (i * 7919) % kKernels;
+      expected.push_back({gap, ts});
+      ts += gap;
+    }
+  }
+  json += "]}";
+  std::sort(expected.rbegin(), expected.rend());
+  TempDir dir;
+  const std::string path = (dir.path() / "many_gaps.json").string();
+  std::ofstream(path) << json;
+  CliResult r = runCli({"gaps", path, "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream rows(r.out);
+  std::string row;
+  std::getline(rows, row);  // the header
+  std::size_t n = 0;
+  while (std::getline(rows, row)) {
+    ASSERT_LT(n, expected.size());
+    // device,stream,start_us,dur_us,...
+    std::istringstream fields(row);
+    std::string device, stream, start, dur;
+    std::getline(fields, device, ',');
+    std::getline(fields, stream, ',');
+    std::getline(fields, start, ',');
+    std::getline(fields, dur, ',');
+    ASSERT_EQ(dur, std::to_string(expected[n].first)) << "row " << n;
+    ASSERT_EQ(start, std::to_string(expected[n].second)) << "row " << n;
+    ++n;
+  }
+  EXPECT_EQ(n, expected.size());
 }
 
 }  // namespace
