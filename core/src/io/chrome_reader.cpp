@@ -51,7 +51,7 @@ std::string positionedMessage(const std::string& name, LineColumn lc, std::uint6
 }
 
 LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& name,
-                      const std::shared_ptr<const ArgsSource>& fileArgs) {
+                      const std::shared_ptr<const ArgsSource>& fileArgs, int threads) {
   using O = PipelineResult::Outcome;
   LoadResult r;
   r.stats.chunks = pr.chunks;
@@ -94,7 +94,7 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
   if (r.truncated) addTruncatedIssue(pr, b.issues());
   std::shared_ptr<const ArgsSource> args = fileArgs ? fileArgs : makeArenaArgsSource(std::move(pr.arenas));
   const auto t0 = std::chrono::steady_clock::now();
-  r.trace = b.finish(std::move(args));
+  r.trace = b.finish(std::move(args), threads);
   r.stats.finishSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -139,7 +139,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset());
+  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), options.threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }
@@ -149,7 +149,7 @@ LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, c
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, ArgsStorage::Arena, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr);
+  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, options.threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }

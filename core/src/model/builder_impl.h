@@ -130,7 +130,7 @@ struct BuilderState {
 };
 
 // finish() steps, in trace_finish.cpp.
-Trace finishTrace(BuilderState& state, std::shared_ptr<const ArgsSource> args);
+Trace finishTrace(BuilderState& state, std::shared_ptr<const ArgsSource> args, int threads);
 
 }  // namespace gapscope::detail
 

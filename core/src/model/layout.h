@@ -27,15 +27,18 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
                                        const std::vector<TrackKind>& kinds,
                                        const std::vector<std::int32_t>& device,
                                        const std::vector<std::int64_t>& stream);
-// Maps slices to their final tracks (trackMap) and sorts them.
-SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);
+// Maps slices to their final tracks (trackMap) and sorts them, on up to
+// `threads` threads.
+SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads);
 // Sets each slice's depth and parent (Slice::parent) and the spill rows.
 void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted);
-// Puts pending flow events in (category, id, time, file) order; touches
-// nothing but s.flows, so it can run while the slices are laid out.
-void orderPendingFlows(BuilderState& s);
+// Puts pending flow events in (category, id, time, file) order, on up to
+// `threads` threads; touches nothing but s.flows, so it can run while the
+// slices are laid out.
+void orderPendingFlows(BuilderState& s, int threads);
+// Binds flow events to slices and chains them, on up to `threads` threads.
 void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
-               const std::vector<std::uint32_t>& trackMap);
+               const std::vector<std::uint32_t>& trackMap, int threads);
 void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);
 
 }  // namespace gapscope::detail

@@ -189,8 +189,8 @@ ImportIssues& TraceBuilder::issues() { return impl_->issues; }
 void TraceBuilder::countEvents(std::uint64_t n) { impl_->eventCount += n; }
 void TraceBuilder::noteTime(TimeNs ts) { impl_->note(ts); }
 
-Trace TraceBuilder::finish(std::shared_ptr<const ArgsSource> args) {
-  Trace trace = detail::finishTrace(*impl_, std::move(args));
+Trace TraceBuilder::finish(std::shared_ptr<const ArgsSource> args, int threads) {
+  Trace trace = detail::finishTrace(*impl_, std::move(args), threads);
   impl_ = std::make_unique<Impl>();
   return trace;
 }

@@ -6,14 +6,13 @@
 //     spill rows below them (counted, never dropped)
 //  5. flows bound to slices, correlation indices, instants, counters
 #include <algorithm>
-#include <exception>
 #include <map>
-#include <thread>
 #include <numeric>
 #include <tuple>
 
 #include "builder_impl.h"
 #include "layout.h"
+#include "parallel.h"
 
 namespace gapscope::detail {
 
@@ -161,45 +160,31 @@ void inParallel(bool worthIt, Side side, Main main) {
     main();
     return;
   }
-  std::exception_ptr sideError;
-  std::thread helper([&] {
-    try {
-      side();
-    } catch (...) {
-      sideError = std::current_exception();
-    }
-  });
-  try {
-    main();
-  } catch (...) {
-    helper.join();
-    throw;
-  }
-  helper.join();
-  if (sideError) std::rethrow_exception(sideError);
+  forEachPart(2, [&](int part) { part == 0 ? main() : side(); });
 }
-
-constexpr std::size_t kParallelAbove = 50000;  // slices; below that a thread costs more than it saves
 
 }  // namespace
 
-Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args) {
+Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args, int threads) {
   Trace t;
   if (s.minTime > s.maxTime) s.minTime = s.maxTime = 0;
   const bool big = s.slices.size() > kParallelAbove;
+  // The flow events and the slices are ordered side by side, each with the
+  // threads beside the other's (on 2 cores, one each).
+  const int each = std::max(1, threads - 1);
   std::vector<std::uint32_t> trackMap;
   SortedSlices sorted;
   // Flow events touch nothing the slice layout touches.
-  inParallel(big, [&] { orderPendingFlows(s); },
+  inParallel(big, [&] { orderPendingFlows(s, each); },
              [&] {
                matchBeginEnds(s);
                buildAsyncSlices(s);
                trackMap = layoutTracks(s, t);
-               sorted = sortSlices(s, t, trackMap);
+               sorted = sortSlices(s, t, trackMap, each);
                assignDepths(s, t, sorted);
              });
   // Both only read the laid-out slices and write different parts of t.
-  inParallel(big, [&] { finishIndices(s, t, trackMap); }, [&] { bindFlows(s, t, sorted, trackMap); });
+  inParallel(big, [&] { finishIndices(s, t, trackMap); }, [&] { bindFlows(s, t, sorted, trackMap, each); });
   t.strings = std::move(s.strings);
   t.metadata = std::move(s.metadata);
   t.issues = std::move(s.issues);

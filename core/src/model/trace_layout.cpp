@@ -1,9 +1,13 @@
 // Track order, slice sort and depth assignment for TraceBuilder::finish().
 #include <algorithm>
+#include <memory>
+#include <new>
 #include <numeric>
+#include <type_traits>
 #include <tuple>
 
 #include "layout.h"
+#include "parallel.h"
 
 namespace gapscope::detail {
 
@@ -105,16 +109,54 @@ void permuteByCycles(std::vector<Slice>& sl, const std::vector<std::uint32_t>& o
   }
 }
 
-// The same result when `origin` keeps file order inside each track (a
-// stable partition by track), in a few sequential passes: the slices of
-// the other tracks go to a side buffer, the biggest track's slices slide
-// into their range where they are, the others are written back after.
-// Several times faster than cycles on a million slices; the side buffer
-// holds at most half of them.
-bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin,
-                      const std::vector<std::uint32_t>& bucketStart) {
+// Where each part of the pending slices (partRange) puts its slices of each
+// final track: start[p][k] is the sorted position of part p's first slice
+// of track k when every track keeps file order.
+struct PartStarts {
+  std::vector<std::uint32_t> bucketStart;             // per track, and the end
+  std::vector<std::vector<std::uint32_t>> start;      // per part, per track
+  std::vector<std::vector<std::uint32_t>> countOf;    // per part, per track
+};
+
+// Maps slices to their final tracks and counts them per part and track.
+PartStarts countByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& trackMap, std::size_t tracks,
+                        int parts) {
+  PartStarts ps;
+  ps.countOf.assign(static_cast<std::size_t>(parts), std::vector<std::uint32_t>(tracks, 0));
+  forEachPart(parts, [&](int p) {
+    auto& count = ps.countOf[static_cast<std::size_t>(p)];
+    const auto [b, e] = partRange(sl.size(), parts, p);
+    for (std::size_t i = b; i < e; ++i) {
+      Slice& x = sl[i];
+      x.track = trackMap[x.track];
+      ++count[x.track];
+    }
+  });
+  ps.bucketStart.assign(tracks + 1, 0);
+  ps.start.assign(static_cast<std::size_t>(parts), std::vector<std::uint32_t>(tracks, 0));
+  std::uint32_t at = 0;
+  for (std::size_t k = 0; k < tracks; ++k) {
+    ps.bucketStart[k] = at;
+    for (int p = 0; p < parts; ++p) {
+      ps.start[static_cast<std::size_t>(p)][k] = at;
+      at += ps.countOf[static_cast<std::size_t>(p)][k];
+    }
+  }
+  ps.bucketStart[tracks] = at;
+  return ps;
+}
+
+// The same result as permuteByCycles when `origin` keeps file order inside
+// each track (a stable partition by track), in a few sequential passes: the
+// slices of the other tracks go to a side buffer, the biggest track's
+// slices slide into their range where they are, the others are written
+// back after. Several times faster than cycles on a million slices; the
+// side buffer holds at most half of them. Copying out and writing back run
+// on the parts' threads, each part's slices to its own places.
+bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin, const PartStarts& ps) {
   const std::size_t n = sl.size();
   if (n == 0) return true;  // (and maybe no tracks at all)
+  const auto& bucketStart = ps.bucketStart;
   std::size_t big = 0;
   for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
     if (bucketStart[k + 1] - bucketStart[k] > bucketStart[big + 1] - bucketStart[big]) big = k;
@@ -122,11 +164,24 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
   const std::uint32_t b = bucketStart[big];
   const std::uint32_t nb = bucketStart[big + 1] - b;
   if (n - nb > n / 2) return false;
-  std::vector<Slice> side;
-  side.reserve(n - nb);
-  for (const Slice& x : sl) {
-    if (x.track != big) side.push_back(x);
+  const int parts = static_cast<int>(ps.start.size());
+  std::vector<std::size_t> sideStart(static_cast<std::size_t>(parts) + 1, 0);
+  for (int p = 0; p < parts; ++p) {
+    const auto [from, to] = partRange(n, parts, p);
+    sideStart[static_cast<std::size_t>(p) + 1] = sideStart[static_cast<std::size_t>(p)] + (to - from) - ps.countOf[static_cast<std::size_t>(p)][big];
   }
+  // Uninitialised: every place is written before it is read, and zeroing
+  // it first would be one more pass over up to half the slices.
+  static_assert(std::is_trivially_copyable_v<Slice> && std::is_trivially_destructible_v<Slice>);
+  const std::unique_ptr<Slice, void (*)(Slice*)> room(
+      static_cast<Slice*>(::operator new(sideStart.back() * sizeof(Slice))), [](Slice* p) { ::operator delete(p); });
+  Slice* side = room.get();
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(n, parts, p);
+    std::size_t out = sideStart[static_cast<std::size_t>(p)];
+    for (std::size_t i = from; i < to; ++i)
+      if (sl[i].track != big) new (side + out++) Slice(sl[i]);
+  });
   // The i-th slice of the big track moves from origin[b + i] to b + i.
   // That shift falls as i grows, so slices moving right form a prefix:
   // move them last to first, the others first to last.
@@ -134,54 +189,77 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
   while (rightMovers < nb && b + rightMovers > origin[b + rightMovers]) ++rightMovers;
   for (std::uint32_t i = rightMovers; i < nb; ++i) sl[b + i] = sl[origin[b + i]];
   for (std::uint32_t i = rightMovers; i-- > 0;) sl[b + i] = sl[origin[b + i]];
-  std::vector<std::uint32_t> next(bucketStart.begin(), bucketStart.end() - 1);
-  for (const Slice& x : side) sl[next[x.track]++] = x;
+  forEachPart(parts, [&](int p) {
+    std::vector<std::uint32_t> next = ps.start[static_cast<std::size_t>(p)];
+    for (std::size_t j = sideStart[static_cast<std::size_t>(p)]; j < sideStart[static_cast<std::size_t>(p) + 1]; ++j)
+      sl[next[side[j].track]++] = side[j];
+  });
   return true;
+}
+
+// True when no track's slices need sorting: in (start asc, dur desc) order
+// within each track as they came in the file. Checked pair by pair of
+// neighbours on the parts' threads.
+bool fileOrderIsTrackOrder(const std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin, int parts) {
+  std::vector<char> sorted(static_cast<std::size_t>(parts), 1);
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(origin.size(), parts, p);
+    for (std::size_t j = std::max<std::size_t>(from, 1); j < to; ++j) {
+      const Slice& prev = sl[origin[j - 1]];
+      const Slice& x = sl[origin[j]];
+      if (prev.track != x.track) continue;
+      if (x.start < prev.start || (x.start == prev.start && x.dur > prev.dur)) {
+        sorted[static_cast<std::size_t>(p)] = 0;
+        return;
+      }
+    }
+  });
+  return std::all_of(sorted.begin(), sorted.end(), [](char c) { return c != 0; });
 }
 
 }  // namespace
 
-SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
+SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
   const std::size_t n = s.slices.size();
   SortedSlices out;
   auto& sl = s.slices;
+  const int parts = partsFor(n, threads);
   // Order: (track, start asc, dur desc, file order). Bucket by track first,
   // keeping file order (a counting sort), then sort each track only if it
   // is not in order already: tracers write a thread's events in time
   // order, so usually nothing is left to sort. (Each pass over a million
   // slices costs ~10 ms, so the raw-to-final track ids are mapped in the
   // counting pass.)
-  std::vector<std::uint32_t> bucketStart(t.tracks.size() + 1, 0);
-  for (Slice& x : sl) {
-    x.track = trackMap[x.track];
-    ++bucketStart[x.track + 1];
-  }
-  std::partial_sum(bucketStart.begin(), bucketStart.end(), bucketStart.begin());
+  const PartStarts ps = countByTrack(sl, trackMap, t.tracks.size(), parts);
+  const auto& bucketStart = ps.bucketStart;
   out.origin.resize(n);
-  {
-    std::vector<std::uint32_t> next(bucketStart.begin(), bucketStart.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) out.origin[next[sl[i].track]++] = i;
-  }
-  auto inTrackOrder = [&](std::uint32_t a, std::uint32_t b) {
-    const Slice& x = sl[a];
-    const Slice& y = sl[b];
-    if (x.start != y.start) return x.start < y.start;
-    if (x.dur != y.dur) return x.dur > y.dur;  // parents before children
-    return a < b;
-  };
-  bool fileOrderKept = true;
-  for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
-    auto b = out.origin.begin() + bucketStart[k];
-    auto e = out.origin.begin() + bucketStart[k + 1];
-    if (!std::is_sorted(b, e, inTrackOrder)) {
-      std::sort(b, e, inTrackOrder);
-      fileOrderKept = false;
+  forEachPart(parts, [&](int p) {
+    std::vector<std::uint32_t> next = ps.start[static_cast<std::size_t>(p)];
+    const auto [from, to] = partRange(n, parts, p);
+    for (std::size_t i = from; i < to; ++i) out.origin[next[sl[i].track]++] = static_cast<std::uint32_t>(i);
+  });
+  const bool fileOrderKept = fileOrderIsTrackOrder(sl, out.origin, parts);
+  if (!fileOrderKept) {
+    auto inTrackOrder = [&](std::uint32_t a, std::uint32_t b) {
+      const Slice& x = sl[a];
+      const Slice& y = sl[b];
+      if (x.start != y.start) return x.start < y.start;
+      if (x.dur != y.dur) return x.dur > y.dur;  // parents before children
+      return a < b;
+    };
+    for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
+      auto b = out.origin.begin() + bucketStart[k];
+      auto e = out.origin.begin() + bucketStart[k + 1];
+      if (!std::is_sorted(b, e, inTrackOrder)) std::sort(b, e, inTrackOrder);
     }
   }
   out.position.resize(n);
-  for (std::uint32_t j = 0; j < n; ++j) out.position[out.origin[j]] = j;
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(n, parts, p);
+    for (std::size_t j = from; j < to; ++j) out.position[out.origin[j]] = static_cast<std::uint32_t>(j);
+  });
   // Slices are the biggest thing in memory: reorder them in place.
-  if (!fileOrderKept || !partitionByTrack(s.slices, out.origin, bucketStart)) permuteByCycles(s.slices, out.origin);
+  if (!fileOrderKept || !partitionByTrack(s.slices, out.origin, ps)) permuteByCycles(s.slices, out.origin);
   t.slices = std::move(s.slices);
   for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
     t.tracks[k].firstSlice = bucketStart[k];

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "layout.h"
+#include "parallel.h"
 
 namespace gapscope::detail {
 
@@ -154,18 +155,23 @@ class FlowIssues {
   const Trace& t_;
 };
 
-void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
+void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
   auto& fl = s.flows;
   // Bind each event to its slice. The events are in (category, id, time)
   // order (orderPendingFlows); ids grow with time in practice, so per
-  // thread each search starts next to the previous one.
-  Fingers fingers(t.tracks.size());
-  for (PendingFlow& f : fl) {
-    const std::uint32_t track = trackMap[f.track];
-    const bool finishNext = f.phase == 'f' && !f.bindEnclosing;
-    f.slice = finishNext ? nextSliceFrom(t, track, f.ts, fingers)
-                         : enclosingSlice(t, track, f.ts, fingers);
-  }
+  // thread each search starts next to the previous one. A finger only
+  // shortens a search, so parts of the events bind on their own threads.
+  const int parts = partsFor(fl.size(), threads);
+  forEachPart(parts, [&](int p) {
+    Fingers fingers(t.tracks.size());
+    const auto [from, to] = partRange(fl.size(), parts, p);
+    for (std::size_t k = from; k < to; ++k) {
+      PendingFlow& f = fl[k];
+      const std::uint32_t track = trackMap[f.track];
+      const bool finishNext = f.phase == 'f' && !f.bindEnclosing;
+      f.slice = finishNext ? nextSliceFrom(t, track, f.ts, fingers) : enclosingSlice(t, track, f.ts, fingers);
+    }
+  });
   // Then chain them per (category, id); one id may carry several flows
   // over time: each 's' starts a chain.
   FlowIssues issues(s, t);
@@ -234,22 +240,33 @@ void bindFlowsV2(BuilderState& s, Trace& t, const SortedSlices& sorted) {
 
 }  // namespace
 
-void orderPendingFlows(BuilderState& s) {
+void orderPendingFlows(BuilderState& s, int threads) {
   auto& fl = s.flows;
   for (std::uint32_t k = 0; k < fl.size(); ++k) fl[k].order = k;
-  std::sort(fl.begin(), fl.end(), [](const PendingFlow& a, const PendingFlow& b) {
-    return std::make_tuple(a.category, a.id, a.ts, phaseRank(a.phase), a.order) <
-           std::make_tuple(b.category, b.id, b.ts, phaseRank(b.phase), b.order);
-  });
+  // `order` is unique: no two events are equivalent, so any thread count
+  // gives the same order.
+  parallelSort(
+      fl.begin(), fl.end(),
+      [](const PendingFlow& a, const PendingFlow& b) {
+        return std::make_tuple(a.category, a.id, a.ts, phaseRank(a.phase), a.order) <
+               std::make_tuple(b.category, b.id, b.ts, phaseRank(b.phase), b.order);
+      },
+      threads);
 }
 
 void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
-               const std::vector<std::uint32_t>& trackMap) {
-  bindFlowsV1(s, t, trackMap);
+               const std::vector<std::uint32_t>& trackMap, int threads) {
+  bindFlowsV1(s, t, trackMap, threads);
   bindFlowsV2(s, t, sorted);
-  std::sort(t.flows.begin(), t.flows.end(), [](const Flow& a, const Flow& b) {
-    return std::tie(a.from, a.to) < std::tie(b.from, b.to);
-  });
+  // By (from, to), then every other field: flows equal in all of them are
+  // interchangeable, so the order is the same on any number of threads.
+  parallelSort(
+      t.flows.begin(), t.flows.end(),
+      [](const Flow& a, const Flow& b) {
+        return std::tie(a.from, a.to, a.id, a.category, a.name, a.kind) <
+               std::tie(b.from, b.to, b.id, b.category, b.name, b.kind);
+      },
+      threads);
 }
 
 namespace {

@@ -118,7 +118,9 @@ class TraceBuilder {
   void merge(TraceBuilder&& later);
 
   // Builds the trace. `args` fetches args text on demand (may be null).
-  Trace finish(std::shared_ptr<const ArgsSource> args = nullptr);
+  // Up to `threads` threads sort and link a trace of many slices (two at
+  // least: the flow events are ordered beside the slices).
+  Trace finish(std::shared_ptr<const ArgsSource> args = nullptr, int threads = 2);
 
  private:
   struct Impl;

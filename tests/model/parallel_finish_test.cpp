@@ -1,0 +1,179 @@
+// finish() splits its passes between threads on traces of many slices
+// (core/src/model/parallel.h): the trace it makes must be the same on one
+// thread and on eight, slice by slice, flow by flow, whichever way the
+// slices are reordered (the side-buffer partition when one track holds
+// half of them, cycles otherwise, with and without a sort inside tracks).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "gapscope/model/trace_builder.h"
+#include "parallel.h"
+
+using namespace gapscope;
+
+namespace {
+
+struct Shape {
+  int steps = 7000;           // each: an op with two children, a launch, a kernel
+  int smallTracks = 2;        // CPU threads beside the main one
+  int smallPerStep = 1;       // slices on each of them per step
+  bool swapNeighbours = false;  // file order not time order inside tracks
+};
+
+// A Kineto-like trace: per step a cpu_op with two nested children and a
+// cudaLaunchKernel on the main thread, slices on the other threads, the
+// kernel on one of two streams, and an s/f flow pair per launch.
+Trace build(const Shape& shape, int threads) {
+  TraceBuilder b;
+  const ChromeId pid = b.numericId(1);
+  const ChromeId gpu = b.numericId(0);
+  const StringId op = b.intern("aten::op");
+  const StringId child = b.intern("aten::child");
+  const StringId launch = b.intern("cudaLaunchKernel");
+  const StringId kernel = b.intern("kernel");
+  const StringId cpuOp = b.intern("cpu_op");
+  const StringId runtime = b.intern("cuda_runtime");
+  const StringId kernelCat = b.intern("kernel");
+  const StringId ac2g = b.intern("ac2g");
+  std::mt19937 rng(17);
+  std::vector<SliceEvent> events;
+  std::vector<FlowEvent> flows;
+  auto slice = [&](ChromeId p, std::int64_t tid, TimeNs start, TimeNs dur, StringId name, StringId cat,
+                   std::int64_t correlation) {
+    SliceEvent e;
+    e.pid = p;
+    e.tid = b.numericId(tid);
+    e.start = start;
+    e.dur = dur;
+    e.name = name;
+    e.category = cat;
+    e.correlation = correlation;
+    e.offset = events.size() * 100;
+    events.push_back(e);
+  };
+  for (int step = 0; step < shape.steps; ++step) {
+    const TimeNs t = step * 1000;
+    slice(pid, 1, t, 600, op, cpuOp, 0);
+    slice(pid, 1, t + 10, 200, child, cpuOp, 0);
+    slice(pid, 1, t + 300, 250, child, cpuOp, 0);
+    slice(pid, 1, t + 320, 20, launch, runtime, step + 1);
+    // Same start, not longer: file order is track order (ties by file order).
+    slice(pid, 1, t + 320, 20 - static_cast<TimeNs>(rng() % 3), child, cpuOp, 0);
+    const TimeNs kernelStart = t + 400 + static_cast<TimeNs>(rng() % 50);
+    slice(gpu, 7 + step % 2, kernelStart, 300, kernel, kernelCat, step + 1);
+    for (int k = 0; k < shape.smallTracks; ++k)
+      for (int j = 0; j < shape.smallPerStep; ++j)
+        slice(pid, 100 + k, t + 100 * j + k, 50, child, cpuOp, 0);
+    FlowEvent s;
+    s.phase = 's';
+    s.pid = pid;
+    s.tid = b.numericId(1);
+    s.ts = t + 325;
+    s.category = ac2g;
+    s.name = ac2g;
+    s.id = static_cast<std::uint64_t>(step + 1);
+    FlowEvent f = s;
+    f.phase = 'f';
+    f.pid = gpu;
+    f.tid = b.numericId(7 + step % 2);
+    f.ts = kernelStart;
+    flows.push_back(s);
+    flows.push_back(f);
+  }
+  if (shape.swapNeighbours)
+    for (std::size_t i = 0; i + 1 < events.size(); i += 7) std::swap(events[i], events[i + 1]);
+  for (const auto& e : events) b.addComplete(e);
+  for (const auto& f : flows) b.addFlow(f);
+  return b.finish(nullptr, threads);
+}
+
+void expectSameTrace(const Trace& one, const Trace& many) {
+  ASSERT_EQ(one.tracks.size(), many.tracks.size());
+  for (std::size_t k = 0; k < one.tracks.size(); ++k) {
+    const Track& a = one.tracks[k];
+    const Track& b = many.tracks[k];
+    EXPECT_EQ(std::tie(a.firstSlice, a.sliceCount, a.rows, a.nestedRows, a.pid.num, a.tid.num),
+              std::tie(b.firstSlice, b.sliceCount, b.rows, b.nestedRows, b.pid.num, b.tid.num))
+        << "track " << k;
+  }
+  ASSERT_EQ(one.slices.size(), many.slices.size());
+  for (std::size_t i = 0; i < one.slices.size(); ++i) {
+    const Slice& a = one.slices[i];
+    const Slice& b = many.slices[i];
+    ASSERT_EQ(std::tie(a.start, a.dur, a.name, a.track, a.parent, a.depth, a.flags, a.correlation, a.args.offset),
+              std::tie(b.start, b.dur, b.name, b.track, b.parent, b.depth, b.flags, b.correlation, b.args.offset))
+        << "slice " << i;
+  }
+  ASSERT_EQ(one.flows.size(), many.flows.size());
+  for (std::size_t i = 0; i < one.flows.size(); ++i) {
+    const Flow& a = one.flows[i];
+    const Flow& b = many.flows[i];
+    ASSERT_EQ(std::tie(a.from, a.to, a.id, a.category, a.kind), std::tie(b.from, b.to, b.id, b.category, b.kind))
+        << "flow " << i;
+  }
+  ASSERT_EQ(one.issues.all().size(), many.issues.all().size());
+  for (std::size_t i = 0; i < one.issues.all().size(); ++i) {
+    EXPECT_EQ(one.issues.all()[i].name, many.issues.all()[i].name);
+    EXPECT_EQ(one.issues.all()[i].count, many.issues.all()[i].count);
+  }
+}
+
+TEST(ParallelFinish, SameTraceOnOneThreadAndEightWhenOneTrackHoldsHalf) {
+  const Shape shape;
+  const Trace one = build(shape, 1);
+  ASSERT_GT(one.slices.size(), detail::kParallelAbove);
+  EXPECT_EQ(one.flows.size(), static_cast<std::size_t>(shape.steps));
+  expectSameTrace(one, build(shape, 8));
+}
+
+TEST(ParallelFinish, SameTraceWhenNoTrackHoldsHalf) {
+  Shape shape;
+  shape.smallTracks = 5;  // 6 of 11 slices a step off the main thread
+  expectSameTrace(build(shape, 1), build(shape, 8));
+}
+
+TEST(ParallelFinish, SameTraceWhenTracksMustBeSorted) {
+  Shape shape;
+  shape.swapNeighbours = true;
+  expectSameTrace(build(shape, 1), build(shape, 8));
+}
+
+// Pairs with many equal keys, told apart by their index.
+std::vector<std::pair<int, int>> keyed(std::size_t n, int keys, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::pair<int, int>> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = {static_cast<int>(rng() % static_cast<unsigned>(keys)), static_cast<int>(i)};
+  return v;
+}
+
+TEST(ParallelSort, SameAsStdSortWhenNoTwoAreEquivalent) {
+  for (std::size_t n : {0u, 1u, 1000u, 120000u}) {
+    for (int keys : {1, 7, 1 << 20}) {
+      auto expected = keyed(n, keys, 3);
+      std::sort(expected.begin(), expected.end());
+      for (int threads : {1, 2, 3, 8}) {
+        auto v = keyed(n, keys, 3);
+        detail::parallelSort(v.begin(), v.end(), std::less<>(), threads);
+        ASSERT_EQ(v, expected) << n << " items, " << keys << " keys, " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(ParallelSort, SortsByKeyWhenManyAreEquivalent) {
+  for (int keys : {1, 2, 50}) {
+    auto v = keyed(120000, keys, 5);
+    auto expected = v;
+    std::sort(expected.begin(), expected.end());
+    detail::parallelSort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; }, 8);
+    EXPECT_TRUE(std::is_sorted(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; }));
+    std::sort(v.begin(), v.end());
+    EXPECT_EQ(v, expected) << keys << " keys: not the same items";
+  }
+}
+
+}  // namespace
