@@ -51,32 +51,51 @@ void forEachPart(int parts, Body body) {
     if (e) std::rethrow_exception(e);
 }
 
-// Sorts [first, last) in place with up to `threads` threads: split around
-// a median-of-three pivot, the two sides sorted side by side with threads
-// shared by size, down to std::sort. Where `less` orders every pair of
-// distinct elements (no two equivalent), the result is std::sort's.
+// Sorts [first, last) in place with up to `threads` threads: ranges split
+// around median-of-three pivots, a level at a time (the ranges of a level
+// side by side), until each has one thread, then std::sort on each. Every
+// thread is started from the calling one and the threads allocate nothing
+// (one that did would get a malloc arena of its own). Where `less` orders
+// every pair of distinct elements (no two equivalent), the result is
+// std::sort's.
 template <typename It, typename Less>
 void parallelSort(It first, It last, Less less, int threads) {
-  const auto n = static_cast<std::size_t>(last - first);
-  if (threads <= 1 || n <= kParallelAbove) {
-    std::sort(first, last, less);
-    return;
+  struct Range {
+    It first;
+    It last;
+    int threads;
+    It split;  // set while splitting: first or last when it could not be split
+    bool splits() const { return threads > 1 && static_cast<std::size_t>(last - first) > kParallelAbove; }
+  };
+  std::vector<Range> ranges{{first, last, threads, first}};
+  auto splitAroundPivot = [&less](Range& r) {
+    const auto n = static_cast<std::size_t>(r.last - r.first);
+    const auto& a = *r.first;
+    const auto& b = *(r.first + static_cast<std::ptrdiff_t>(n / 2));
+    const auto& c = *(r.last - 1);
+    const auto pivot = less(a, b) ? (less(b, c) ? b : (less(a, c) ? c : a)) : (less(a, c) ? a : (less(b, c) ? c : b));
+    r.split = std::partition(r.first, r.last, [&](const auto& x) { return less(x, pivot); });
+  };
+  while (std::any_of(ranges.begin(), ranges.end(), [](const Range& r) { return r.splits(); })) {
+    forEachPart(static_cast<int>(ranges.size()), [&](int i) {
+      Range& r = ranges[static_cast<std::size_t>(i)];
+      if (r.splits()) splitAroundPivot(r);
+    });
+    std::vector<Range> next;
+    for (const Range& r : ranges) {
+      if (!r.splits() || r.split == r.first || r.split == r.last) {  // a leaf (or all equivalent)
+        next.push_back({r.first, r.last, 1, r.first});
+        continue;
+      }
+      const double share = static_cast<double>(r.split - r.first) / static_cast<double>(r.last - r.first);
+      const int left = std::clamp(static_cast<int>(r.threads * share + 0.5), 1, r.threads - 1);
+      next.push_back({r.first, r.split, left, r.first});
+      next.push_back({r.split, r.last, r.threads - left, r.split});
+    }
+    ranges = std::move(next);
   }
-  const auto& a = *first;
-  const auto& b = *(first + static_cast<std::ptrdiff_t>(n / 2));
-  const auto& c = *(last - 1);
-  const auto pivot = less(a, b) ? (less(b, c) ? b : (less(a, c) ? c : a)) : (less(a, c) ? a : (less(b, c) ? c : b));
-  const It split = std::partition(first, last, [&](const auto& x) { return less(x, pivot); });
-  if (split == first || split == last) {  // equivalent elements everywhere: no useful split
-    std::sort(first, last, less);
-    return;
-  }
-  const auto leftSize = static_cast<std::size_t>(split - first);
-  const int leftThreads =
-      std::clamp(static_cast<int>((static_cast<double>(threads) * static_cast<double>(leftSize)) / static_cast<double>(n) + 0.5), 1, threads - 1);
-  forEachPart(2, [&](int part) {
-    if (part == 0) parallelSort(first, split, less, leftThreads);
-    else parallelSort(split, last, less, threads - leftThreads);
+  forEachPart(static_cast<int>(ranges.size()), [&](int i) {
+    std::sort(ranges[static_cast<std::size_t>(i)].first, ranges[static_cast<std::size_t>(i)].last, less);
   });
 }
 

@@ -189,8 +189,10 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
   while (rightMovers < nb && b + rightMovers > origin[b + rightMovers]) ++rightMovers;
   for (std::uint32_t i = rightMovers; i < nb; ++i) sl[b + i] = sl[origin[b + i]];
   for (std::uint32_t i = rightMovers; i-- > 0;) sl[b + i] = sl[origin[b + i]];
+  // Made here: a part's thread that allocates gets a malloc arena of its own.
+  std::vector<std::vector<std::uint32_t>> nextOf = ps.start;
   forEachPart(parts, [&](int p) {
-    std::vector<std::uint32_t> next = ps.start[static_cast<std::size_t>(p)];
+    std::vector<std::uint32_t>& next = nextOf[static_cast<std::size_t>(p)];
     for (std::size_t j = sideStart[static_cast<std::size_t>(p)]; j < sideStart[static_cast<std::size_t>(p) + 1]; ++j)
       sl[next[side[j].track]++] = side[j];
   });
@@ -233,8 +235,9 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
   const PartStarts ps = countByTrack(sl, trackMap, t.tracks.size(), parts);
   const auto& bucketStart = ps.bucketStart;
   out.origin.resize(n);
+  std::vector<std::vector<std::uint32_t>> nextOf = ps.start;
   forEachPart(parts, [&](int p) {
-    std::vector<std::uint32_t> next = ps.start[static_cast<std::size_t>(p)];
+    std::vector<std::uint32_t>& next = nextOf[static_cast<std::size_t>(p)];
     const auto [from, to] = partRange(n, parts, p);
     for (std::size_t i = from; i < to; ++i) out.origin[next[sl[i].track]++] = static_cast<std::uint32_t>(i);
   });

@@ -162,8 +162,9 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
   // thread each search starts next to the previous one. A finger only
   // shortens a search, so parts of the events bind on their own threads.
   const int parts = partsFor(fl.size(), threads);
+  std::vector<Fingers> fingersOf(static_cast<std::size_t>(parts), Fingers(t.tracks.size()));
   forEachPart(parts, [&](int p) {
-    Fingers fingers(t.tracks.size());
+    Fingers& fingers = fingersOf[static_cast<std::size_t>(p)];
     const auto [from, to] = partRange(fl.size(), parts, p);
     for (std::size_t k = from; k < to; ++k) {
       PendingFlow& f = fl[k];
