@@ -15,7 +15,15 @@
 
 namespace gapscope::io {
 
-int defaultParserThreads() { return std::clamp(usableCores(), 2, 8); }
+// The producer (reading) and the merger keep a core each busy on a big
+// load, so parsers on every core crowd them: on 8 cores of the 16-core host
+// 8 parsers loaded 4 GB in 2.7 s, 6 in 1.8 s; on 12 cores 12 in 2.4 s, 10
+// in 1.4 to 1.6 s; on 4 cores 3 did best (docs/reader.md, "Parser threads").
+// Past 12 to 14 parsers the merger alone is the bound.
+int defaultParserThreads() {
+  const int cores = usableCores();
+  return std::clamp(cores - (cores > 4 ? 2 : 1), 2, 14);
+}
 
 namespace {
 

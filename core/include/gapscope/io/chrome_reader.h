@@ -14,10 +14,9 @@
 
 namespace gapscope::io {
 
-// Parser threads for one trace: the usable cores, at least 2 and at most 8.
-// Each parser needs a core, and a producer reading the file and the merger
-// run beside them: on 16 cores a 10 GB trace loaded in 10.8 s with 2
-// parsers, 5.8 s with 8 and 7.7 s with 16 (docs/performance.md).
+// Parser threads for one trace: the usable cores less two (the producer
+// reading the file and the merger need one each), less one on 4 cores or
+// fewer, at least 2 and at most 14 (docs/reader.md, "Parser threads").
 int defaultParserThreads();
 
 struct LoadOptions {
