@@ -40,6 +40,7 @@ struct Chunk {
   bool parsed = false;
   FastParse fast;
   std::unique_ptr<ChunkOutput> out;
+  ChunkLines lines;  // the text's newlines, counted beside the parse
 
   std::string_view text() const { return {buf.data() + 1, textLen}; }
 };
@@ -380,6 +381,9 @@ class Pipeline {
     if (c.commaAt != npos) d[1 + c.commaAt] = ']';
     c.fast = parser.parse(d, len, c.buf.allocated(), c.begin - 1, *c.out);
     if (c.commaAt != npos) d[1 + c.commaAt] = ',';
+    // Here rather than on the merger, which bounds a big load on many
+    // cores (docs/reader.md, "Parser threads").
+    c.lines = ChunkLines::count(c.text());
   }
 
   // ---- merger (calling thread) ----------------------------------------------
@@ -504,7 +508,13 @@ class Pipeline {
     }
     apply(seg, text, begin, c.last);
     // Lines are counted up to what may be read again (a carried event).
-    if (!done_) lines_.advance(text, begin, carryActive_ ? carryBegin_ : begin + text.size());
+    if (done_) return;
+    const std::uint64_t upTo = carryActive_ ? carryBegin_ : begin + text.size();
+    if (c.lines.counted && text.data() == c.text().data() && upTo == begin + text.size()) {
+      lines_.skipCounted(text, begin, c.lines);
+    } else {
+      lines_.advance(text, begin, upTo);
+    }
   }
 
   // A carried event longer than this is checked as a stream rather than

@@ -67,6 +67,23 @@ inline std::uint64_t countNewlines(const char* p, std::size_t n) {
 inline std::uint64_t countNewlines(const char* p, std::size_t n) { return countNewlinesByWords(p, n); }
 #endif
 
+// The newlines of a whole piece of text, counted ahead (on another thread)
+// for LineCounter::skipCounted.
+struct ChunkLines {
+  bool counted = false;
+  std::uint64_t newlines = 0;
+  std::size_t afterLastNewline = 0;  // index just past the last newline (0: none)
+
+  static ChunkLines count(std::string_view text) {
+    ChunkLines c;
+    c.counted = true;
+    c.newlines = countNewlines(text.data(), text.size());
+    if (const void* last = memrchr(text.data(), '\n', text.size()))
+      c.afterLastNewline = static_cast<std::size_t>(static_cast<const char*>(last) + 1 - text.data());
+    return c;
+  }
+};
+
 class LineCounter {
  public:
   // Counts the lines of `text` (whose first byte is at stream offset
@@ -82,6 +99,18 @@ class LineCounter {
       lineStart_ = begin + static_cast<std::uint64_t>(static_cast<const char*>(last) + 1 - text.data());
     }
     counted_ = end;
+  }
+
+  // advance(text, begin, begin + text.size()) with the newlines counted
+  // ahead; where counting does not stand at `begin`, counts as advance does.
+  void skipCounted(std::string_view text, std::uint64_t begin, const ChunkLines& lines) {
+    if (counted_ != begin) {
+      advance(text, begin, begin + text.size());
+      return;
+    }
+    line_ += lines.newlines;
+    if (lines.newlines) lineStart_ = begin + lines.afterLastNewline;
+    counted_ = begin + text.size();
   }
 
   // Line and column of `offset` (at or after the counted point, inside `text`).
