@@ -9,7 +9,8 @@
 // warms it; all runs are printed). --analyse 1 also times, after each load,
 // what the app computes on opening a trace (timeline::prepareForViewing:
 // the layout and every analysis), stage by stage, and the peak RSS after.
-// --threads defaults to gapscope's parser threads (io::defaultParserThreads).
+// --threads defaults to the parser threads gapscope picks for the file
+// (io::parserThreadsFor its size; the scan gets as many).
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -158,7 +159,7 @@ int main(int argc, char** argv) {
   }
   const std::string path = argv[1];
   int repeat = 3;
-  int threads = gapscope::io::defaultParserThreads();
+  int threads = 0;  // 0: as gapscope picks them
   std::string only;
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
@@ -174,14 +175,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double fileMb = static_cast<double>(st.st_size) / 1e6;
-  std::printf("file %s: %.1f MB, %d threads, best of %d runs\n", path.c_str(), fileMb, threads, repeat);
+  const bool threadsGiven = threads > 0;
+  if (!threadsGiven) threads = gapscope::io::parserThreadsFor(static_cast<std::uint64_t>(st.st_size));
+  std::printf("file %s: %.1f MB, %d threads%s, best of %d runs\n", path.c_str(), fileMb, threads,
+              threadsGiven ? "" : " (as gapscope picks them)", repeat);
   double scanBest = 0;
   for (bool load : {false, true}) {
     if (!only.empty() && only != (load ? "load" : "scan")) continue;
     Run best;
     best.wallS = 1e9;
     for (int k = 0; k < repeat; ++k) {
-      Run r = inChild(load, path, threads);
+      // Without --threads the load picks its own (a .json.gz by its text's size).
+      Run r = inChild(load, path, load && !threadsGiven ? 0 : threads);
       std::printf("  %-4s run %d: %.3f s wall, %.3f s cpu, peak RSS %.1f MB", load ? "load" : "scan", k + 1, r.wallS,
                   r.cpuS, r.peakRssMb);
       if (load) std::printf(" (parse %.3f s + finish %.3f s)", r.parseS, r.finishS);

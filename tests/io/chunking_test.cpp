@@ -3,6 +3,10 @@
 // result may never depend on the chunk size or the number of threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
+#include "gapscope/io/chrome_reader.h"
 #include "test_util.h"
 
 using gapscope::io::DumpOptions;
@@ -93,3 +97,24 @@ TEST(ChunkingErrors, MalformedAndTruncatedAreFoundAtTheSameOffsetWithAnyChunking
   EXPECT_NE(referenceDump(bad).find("ERROR: t.json:"), std::string::npos);
   EXPECT_NE(referenceDump(cut).find("TRUNCATED"), std::string::npos);
 }
+
+namespace {
+
+// Parsers by the text's size: one per 64 MiB, at least 2, never more than
+// the cores allow; an unknown size (a pipe) gets what the cores allow.
+TEST(ParserThreads, OnePer64MiBOfTextUpToWhatTheCoresAllow) {
+  using gapscope::io::defaultParserThreads;
+  using gapscope::io::parserThreadsFor;
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  const int cores = defaultParserThreads();
+  EXPECT_GE(cores, 2);
+  EXPECT_LE(cores, 14);
+  EXPECT_EQ(parserThreadsFor(0), cores);
+  EXPECT_EQ(parserThreadsFor(1), 2);
+  EXPECT_EQ(parserThreadsFor(100 * kMiB), 2);
+  EXPECT_EQ(parserThreadsFor(5 * 64 * kMiB), std::min(5, cores));
+  EXPECT_EQ(parserThreadsFor(5 * 64 * kMiB - 1), std::min(4, cores));
+  EXPECT_EQ(parserThreadsFor(std::uint64_t{1} << 40), cores);
+}
+
+}  // namespace

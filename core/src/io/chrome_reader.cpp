@@ -25,6 +25,13 @@ int defaultParserThreads() {
   return std::clamp(cores - (cores > 4 ? 2 : 1), 2, 14);
 }
 
+int parserThreadsFor(std::uint64_t textBytes) {
+  const int cores = defaultParserThreads();
+  if (textBytes == 0) return cores;
+  const std::uint64_t bySize = textBytes / (std::uint64_t{64} << 20);
+  return static_cast<int>(std::clamp<std::uint64_t>(bySize, 2, static_cast<std::uint64_t>(cores)));
+}
+
 namespace {
 
 std::string describeUnknownPhases(const UnknownPhases& u, std::uint64_t* total, std::uint64_t* first) {
@@ -122,9 +129,13 @@ std::size_t defaultChunkBytes(const ByteSource& source) {
   return chunk;
 }
 
+int threadsFor(const LoadOptions& options, const ByteSource& source) {
+  return options.threads > 0 ? options.threads : parserThreadsFor(source.expectedTextBytes());
+}
+
 PipelineConfig configFor(const LoadOptions& options, ArgsStorage storage, const ByteSource& source) {
   PipelineConfig cfg;
-  cfg.threads = options.threads;
+  cfg.threads = threadsFor(options, source);
   cfg.chunkBytes = options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source);
   if (options.maxEventBytes) cfg.maxEventBytes = options.maxEventBytes;
   cfg.storage = storage;
@@ -147,7 +158,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), options.threads);
+  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), threadsFor(options, *source));
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }
@@ -157,7 +168,7 @@ LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, c
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, configFor(options, ArgsStorage::Arena, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, options.threads);
+  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, threadsFor(options, *source));
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }

@@ -19,8 +19,15 @@ namespace gapscope::io {
 // fewer, at least 2 and at most 14 (docs/reader.md, "Parser threads").
 int defaultParserThreads();
 
+// Parser threads for a text of this many bytes (0: unknown): those above,
+// but no more than one per 64 MiB, and at least 2. Each parser holds its
+// chunks and their builders: fourteen made a 500 MB trace peak at 0.37x of
+// its size instead of 0.34x, for no speed at that size.
+int parserThreadsFor(std::uint64_t textBytes);
+
 struct LoadOptions {
-  int threads = defaultParserThreads();  // parser threads
+  // Parser threads (finish() uses as many); 0: parserThreadsFor the text.
+  int threads = 0;
   // Called from a reader thread now and then with bytes consumed of the file
   // as stored (compressed bytes for .gz) and its total size.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
