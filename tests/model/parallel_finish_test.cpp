@@ -146,7 +146,9 @@ TEST(ParallelFinish, SameTraceWhenTracksMustBeSorted) {
 std::vector<std::pair<int, int>> keyed(std::size_t n, int keys, unsigned seed) {
   std::mt19937 rng(seed);
   std::vector<std::pair<int, int>> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = {static_cast<int>(rng() % static_cast<unsigned>(keys)), static_cast<int>(i)};
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = {static_cast<int>(rng() % static_cast<unsigned>(keys)), static_cast<int>(i)};
+  }
   return v;
 }
 

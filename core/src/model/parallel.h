@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -17,7 +18,9 @@ namespace gapscope::detail {
 inline constexpr std::size_t kParallelAbove = 50000;
 
 // The parts to split `items` into with up to `threads` threads.
-inline int partsFor(std::size_t items, int threads) { return items > kParallelAbove ? std::max(1, threads) : 1; }
+inline int partsFor(std::size_t items, int threads) {
+  return items > kParallelAbove ? std::max(1, threads) : 1;
+}
 
 // Part `part` of [0, items) split into `parts` ranges of nearly equal size.
 inline std::pair<std::size_t, std::size_t> partRange(std::size_t items, int parts, int part) {
@@ -26,8 +29,9 @@ inline std::pair<std::size_t, std::size_t> partRange(std::size_t items, int part
   return {items * p / n, items * (p + 1) / n};
 }
 
-// Runs body(part) for every part in [0, parts), part 0 on the calling
-// thread; after all have ended, the first exception reaches the caller.
+// Runs body(part) for every part in [0, parts), part 0 (and any part no
+// thread could be started for) on the calling thread; after all have
+// ended, the first exception reaches the caller.
 template <typename Body>
 void forEachPart(int parts, Body body) {
   if (parts <= 1) {
@@ -44,7 +48,13 @@ void forEachPart(int parts, Body body) {
       errors[static_cast<std::size_t>(part)] = std::current_exception();
     }
   };
-  for (int part = 1; part < parts; ++part) helpers.emplace_back(run, part);
+  for (int part = 1; part < parts; ++part) {
+    try {
+      helpers.emplace_back(run, part);
+    } catch (const std::system_error&) {
+      run(part);  // no thread to be had: this one does the part
+    }
+  }
   run(0);
   for (std::thread& h : helpers) h.join();
   for (const std::exception_ptr& e : errors)

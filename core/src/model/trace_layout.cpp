@@ -165,10 +165,11 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
   const std::uint32_t nb = bucketStart[big + 1] - b;
   if (n - nb > n / 2) return false;
   const int parts = static_cast<int>(ps.start.size());
-  std::vector<std::size_t> sideStart(static_cast<std::size_t>(parts) + 1, 0);
+  std::vector<std::size_t> sideStart(static_cast<std::size_t>(parts) + 1, 0);  // per part, and the end
   for (int p = 0; p < parts; ++p) {
     const auto [from, to] = partRange(n, parts, p);
-    sideStart[static_cast<std::size_t>(p) + 1] = sideStart[static_cast<std::size_t>(p)] + (to - from) - ps.countOf[static_cast<std::size_t>(p)][big];
+    const auto at = static_cast<std::size_t>(p);
+    sideStart[at + 1] = sideStart[at] + (to - from) - ps.countOf[at][big];
   }
   // Uninitialised: every place is written before it is read, and zeroing
   // it first would be one more pass over up to half the slices.
@@ -189,14 +190,44 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
   while (rightMovers < nb && b + rightMovers > origin[b + rightMovers]) ++rightMovers;
   for (std::uint32_t i = rightMovers; i < nb; ++i) sl[b + i] = sl[origin[b + i]];
   for (std::uint32_t i = rightMovers; i-- > 0;) sl[b + i] = sl[origin[b + i]];
+  std::vector<std::vector<std::uint32_t>> nextOf = ps.start;  // (made here, as in originInFileOrder)
+  forEachPart(parts, [&](int p) {
+    const auto at = static_cast<std::size_t>(p);
+    std::vector<std::uint32_t>& next = nextOf[at];
+    for (std::size_t j = sideStart[at]; j < sideStart[at + 1]; ++j) sl[next[side[j].track]++] = side[j];
+  });
+  return true;
+}
+
+// Track order within a track: by start, the longer first at equal starts
+// (parents before children); file order breaks the remaining ties.
+bool startsBefore(const Slice& x, const Slice& y) {
+  return x.start < y.start || (x.start == y.start && x.dur > y.dur);
+}
+
+// Sorted position -> pending index, each track's slices in file order (a
+// counting sort, each part's slices from its own starts).
+std::vector<std::uint32_t> originInFileOrder(const std::vector<Slice>& sl, const PartStarts& ps) {
+  const int parts = static_cast<int>(ps.start.size());
+  std::vector<std::uint32_t> origin(sl.size());
   // Made here: a part's thread that allocates gets a malloc arena of its own.
   std::vector<std::vector<std::uint32_t>> nextOf = ps.start;
   forEachPart(parts, [&](int p) {
     std::vector<std::uint32_t>& next = nextOf[static_cast<std::size_t>(p)];
-    for (std::size_t j = sideStart[static_cast<std::size_t>(p)]; j < sideStart[static_cast<std::size_t>(p) + 1]; ++j)
-      sl[next[side[j].track]++] = side[j];
+    const auto [from, to] = partRange(sl.size(), parts, p);
+    for (std::size_t i = from; i < to; ++i) origin[next[sl[i].track]++] = static_cast<std::uint32_t>(i);
   });
-  return true;
+  return origin;
+}
+
+// position[origin[j]] = j.
+std::vector<std::uint32_t> inverseOf(const std::vector<std::uint32_t>& origin, int parts) {
+  std::vector<std::uint32_t> position(origin.size());
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(origin.size(), parts, p);
+    for (std::size_t j = from; j < to; ++j) position[origin[j]] = static_cast<std::uint32_t>(j);
+  });
+  return position;
 }
 
 // True when no track's slices need sorting: in (start asc, dur desc) order
@@ -210,7 +241,7 @@ bool fileOrderIsTrackOrder(const std::vector<Slice>& sl, const std::vector<std::
       const Slice& prev = sl[origin[j - 1]];
       const Slice& x = sl[origin[j]];
       if (prev.track != x.track) continue;
-      if (x.start < prev.start || (x.start == prev.start && x.dur > prev.dur)) {
+      if (startsBefore(x, prev)) {
         sorted[static_cast<std::size_t>(p)] = 0;
         return;
       }
@@ -234,21 +265,11 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
   // counting pass.)
   const PartStarts ps = countByTrack(sl, trackMap, t.tracks.size(), parts);
   const auto& bucketStart = ps.bucketStart;
-  out.origin.resize(n);
-  std::vector<std::vector<std::uint32_t>> nextOf = ps.start;
-  forEachPart(parts, [&](int p) {
-    std::vector<std::uint32_t>& next = nextOf[static_cast<std::size_t>(p)];
-    const auto [from, to] = partRange(n, parts, p);
-    for (std::size_t i = from; i < to; ++i) out.origin[next[sl[i].track]++] = static_cast<std::uint32_t>(i);
-  });
+  out.origin = originInFileOrder(sl, ps);
   const bool fileOrderKept = fileOrderIsTrackOrder(sl, out.origin, parts);
   if (!fileOrderKept) {
     auto inTrackOrder = [&](std::uint32_t a, std::uint32_t b) {
-      const Slice& x = sl[a];
-      const Slice& y = sl[b];
-      if (x.start != y.start) return x.start < y.start;
-      if (x.dur != y.dur) return x.dur > y.dur;  // parents before children
-      return a < b;
+      return startsBefore(sl[a], sl[b]) || (!startsBefore(sl[b], sl[a]) && a < b);
     };
     for (std::size_t k = 0; k + 1 < bucketStart.size(); ++k) {
       auto b = out.origin.begin() + bucketStart[k];
@@ -256,11 +277,7 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
       if (!std::is_sorted(b, e, inTrackOrder)) std::sort(b, e, inTrackOrder);
     }
   }
-  out.position.resize(n);
-  forEachPart(parts, [&](int p) {
-    const auto [from, to] = partRange(n, parts, p);
-    for (std::size_t j = from; j < to; ++j) out.position[out.origin[j]] = static_cast<std::uint32_t>(j);
-  });
+  out.position = inverseOf(out.origin, parts);
   // Slices are the biggest thing in memory: reorder them in place.
   if (!fileOrderKept || !partitionByTrack(s.slices, out.origin, ps)) permuteByCycles(s.slices, out.origin);
   t.slices = std::move(s.slices);

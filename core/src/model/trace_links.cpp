@@ -155,12 +155,12 @@ class FlowIssues {
   const Trace& t_;
 };
 
-void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
-  auto& fl = s.flows;
-  // Bind each event to its slice. The events are in (category, id, time)
-  // order (orderPendingFlows); ids grow with time in practice, so per
-  // thread each search starts next to the previous one. A finger only
-  // shortens a search, so parts of the events bind on their own threads.
+// Binds each event to its slice. The events are in (category, id, time)
+// order (orderPendingFlows); ids grow with time in practice, so per thread
+// each search starts next to the previous one. A finger only shortens a
+// search, so parts of the events bind on their own threads.
+void bindEventsToSlices(std::vector<PendingFlow>& fl, const Trace& t, const std::vector<std::uint32_t>& trackMap,
+                        int threads) {
   const int parts = partsFor(fl.size(), threads);
   std::vector<Fingers> fingersOf(static_cast<std::size_t>(parts), Fingers(t.tracks.size()));
   forEachPart(parts, [&](int p) {
@@ -173,6 +173,11 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
       f.slice = finishNext ? nextSliceFrom(t, track, f.ts, fingers) : enclosingSlice(t, track, f.ts, fingers);
     }
   });
+}
+
+void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
+  auto& fl = s.flows;
+  bindEventsToSlices(fl, t, trackMap, threads);
   // Then chain them per (category, id); one id may carry several flows
   // over time: each 's' starts a chain.
   FlowIssues issues(s, t);
