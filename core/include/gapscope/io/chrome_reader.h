@@ -26,7 +26,8 @@ int defaultParserThreads();
 int parserThreadsFor(std::uint64_t textBytes);
 
 struct LoadOptions {
-  // Parser threads (finish() uses as many); 0: parserThreadsFor the text.
+  // Parser threads (finish() uses as many); 0: parserThreadsFor the text,
+  // at most 4 for a .json.gz (inflating on one thread bounds its load).
   int threads = 0;
   // Called from a reader thread now and then with bytes consumed of the file
   // as stored (compressed bytes for .gz) and its total size.
