@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "command.h"
@@ -195,7 +196,11 @@ void forRowsInTimeOrder(const std::vector<RankedGap>& gaps, MakeRow make, EmitRo
   std::deque<std::future<RowChunk>> pending;
   std::size_t next = 0;
   auto startNext = [&] {
-    pending.push_back(std::async(std::launch::async, makeChunk, next * kChunkRows));
+    try {
+      pending.push_back(std::async(std::launch::async, makeChunk, next * kChunkRows));
+    } catch (const std::system_error&) {  // no thread to be had: made when printed
+      pending.push_back(std::async(std::launch::deferred, makeChunk, next * kChunkRows));
+    }
     ++next;
   };
   while (next < ahead) startNext();

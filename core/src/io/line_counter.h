@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string_view>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
 #endif
 
@@ -40,7 +40,7 @@ inline std::uint64_t countNewlinesByWords(const char* p, std::size_t n) {
   return count;
 }
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
 // Sixteen bytes at a time where SSE2 is there (every x86-64): each
 // comparison adds one to a byte's counter per newline, and the sixteen
 // counters are summed before any can pass 255. Still 5 % of the load's

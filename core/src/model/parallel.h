@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
-#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -51,8 +50,8 @@ void forEachPart(int parts, Body body) {
   for (int part = 1; part < parts; ++part) {
     try {
       helpers.emplace_back(run, part);
-    } catch (const std::system_error&) {
-      run(part);  // no thread to be had: this one does the part
+    } catch (...) {  // no thread to be had (system_error, or bad_alloc for its state)
+      run(part);     // this one does the part; the threads started are joined below
     }
   }
   run(0);
