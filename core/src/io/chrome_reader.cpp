@@ -138,9 +138,9 @@ int threadsFor(const LoadOptions& options, const ByteSource& source) {
   return source.compressed() ? std::min(threads, 4) : threads;
 }
 
-PipelineConfig configFor(const LoadOptions& options, ArgsStorage storage, const ByteSource& source) {
+PipelineConfig configFor(const LoadOptions& options, int threads, ArgsStorage storage, const ByteSource& source) {
   PipelineConfig cfg;
-  cfg.threads = threadsFor(options, source);
+  cfg.threads = threads;
   cfg.chunkBytes = options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source);
   if (options.maxEventBytes) cfg.maxEventBytes = options.maxEventBytes;
   cfg.storage = storage;
@@ -160,20 +160,24 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
     return r;
   }
   const bool rereadable = source->rereadable();
+  // Once: a .json.gz's text size is read from its last bytes.
+  const int threads = threadsFor(options, *source);
+  const ArgsStorage storage = rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena;
   const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, configFor(options, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena, *source));
+  PipelineResult pr = runPipeline(*source, configFor(options, threads, storage, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), threadsFor(options, *source));
+  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }
 
 LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, const std::string& name) {
   std::unique_ptr<ByteSource> source = openMemorySource(json);
+  const int threads = threadsFor(options, *source);
   const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, configFor(options, ArgsStorage::Arena, *source));
+  PipelineResult pr = runPipeline(*source, configFor(options, threads, ArgsStorage::Arena, *source));
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, threadsFor(options, *source));
+  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }

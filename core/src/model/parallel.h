@@ -85,11 +85,14 @@ void parallelSort(It first, It last, Less less, int threads) {
     const auto pivot = less(a, b) ? (less(b, c) ? b : (less(a, c) ? c : a)) : (less(a, c) ? a : (less(b, c) ? c : b));
     r.split = std::partition(r.first, r.last, [&](const auto& x) { return less(x, pivot); });
   };
-  while (std::any_of(ranges.begin(), ranges.end(), [](const Range& r) { return r.splits(); })) {
-    forEachPart(static_cast<int>(ranges.size()), [&](int i) {
-      Range& r = ranges[static_cast<std::size_t>(i)];
-      if (r.splits()) splitAroundPivot(r);
-    });
+  std::vector<std::size_t> splitting;  // the ranges of this level that split, a thread each
+  while (true) {
+    splitting.clear();
+    for (std::size_t i = 0; i < ranges.size(); ++i)
+      if (ranges[i].splits()) splitting.push_back(i);
+    if (splitting.empty()) break;
+    forEachPart(static_cast<int>(splitting.size()),
+                [&](int k) { splitAroundPivot(ranges[splitting[static_cast<std::size_t>(k)]]); });
     std::vector<Range> next;
     for (const Range& r : ranges) {
       if (!r.splits() || r.split == r.first || r.split == r.last) {  // a leaf (or all equivalent)
