@@ -102,7 +102,7 @@ namespace {
 
 // Parsers by the text's size: one per 64 MiB, at least 2, never more than
 // the cores allow; an unknown size (a pipe) gets what the cores allow.
-TEST(ParserThreads, OnePer64MiBOfTextUpToWhatTheCoresAllow) {
+TEST(ParserThreads, OneBelow64MiBThenOnePer64MiBUpToWhatTheCoresAllow) {
   using gapscope::io::defaultParserThreads;
   using gapscope::io::parserThreadsFor;
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
@@ -110,7 +110,9 @@ TEST(ParserThreads, OnePer64MiBOfTextUpToWhatTheCoresAllow) {
   EXPECT_GE(cores, 2);
   EXPECT_LE(cores, 14);
   EXPECT_EQ(parserThreadsFor(0), cores);
-  EXPECT_EQ(parserThreadsFor(1), 2);
+  EXPECT_EQ(parserThreadsFor(1), 1);
+  EXPECT_EQ(parserThreadsFor(64 * kMiB - 1), 1);
+  EXPECT_EQ(parserThreadsFor(64 * kMiB), 2);
   EXPECT_EQ(parserThreadsFor(100 * kMiB), 2);
   EXPECT_EQ(parserThreadsFor(5 * 64 * kMiB), std::min(5, cores));
   EXPECT_EQ(parserThreadsFor(5 * 64 * kMiB - 1), std::min(4, cores));

@@ -57,22 +57,8 @@ class Pipeline {
   }
 
   PipelineResult run() {
-    std::thread producer([this] { produce(); });
-    std::vector<std::thread> workers;
-    for (int i = 0; i < cfg_.threads; ++i) workers.emplace_back([this] { work(); });
-    try {
-      merge();
-    } catch (const std::bad_alloc&) {
-      result_.outcome = PipelineResult::Outcome::SourceError;
-      result_.message = "out of memory";
-    }
-    {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    producer.join();
-    for (auto& w : workers) w.join();
+    if (cfg_.threads == 1) runOnThisThread();
+    else runOnThreads();
     using O = PipelineResult::Outcome;
     // Corrupt deflate data can inflate to garbage for a while before zlib
     // notices; a JSON error in compressed input is then only a symptom.
@@ -89,6 +75,64 @@ class Pipeline {
   }
 
  private:
+  void runOnThreads() {
+    std::thread producer([this] { produce(); });
+    std::vector<std::thread> workers;
+    for (int i = 0; i < cfg_.threads; ++i) workers.emplace_back([this] { work(); });
+    try {
+      merge();
+    } catch (const std::bad_alloc&) {
+      outOfMemory();
+    }
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    producer.join();
+    for (auto& w : workers) w.join();
+  }
+
+  // One parser: the calling thread reads, parses and merges each chunk as
+  // soon as it is cut, while it is still in cache, with no hand-offs. A set
+  // of ranks reads each rank so, one per core (docs/ranks.md).
+  void runOnThisThread() {
+    EventParser parser;
+    inlineParser_ = &parser;
+    try {
+      std::string carry;
+      std::uint64_t begin = 0;
+      readPrologue(&carry, &begin);
+      if (!startEvents()) return;
+      if (useMapping()) produceMapped(begin);
+      else produceChunks(carry, begin);
+      endEvents();
+    } catch (const std::bad_alloc&) {
+      outOfMemory();
+    }
+  }
+
+  void outOfMemory() {
+    result_.outcome = PipelineResult::Outcome::SourceError;
+    result_.message = "out of memory";
+  }
+
+  // Called by the producer for each chunk it cuts; false once no more are
+  // wanted. Only the single-thread pipeline does work here.
+  bool chunkQueued() {
+    if (!inlineParser_) {
+      cv_.notify_all();
+      return true;
+    }
+    Chunk* c = work_.front();
+    work_.pop_front();
+    parseChunk(*c, *inlineParser_);
+    c->parsed = true;
+    std::unique_ptr<Chunk> owned = std::move(produced_.front());
+    produced_.pop_front();
+    return mergeChunk(*owned);
+  }
+
   // Reads on a little (1 MiB of compressed input or 16 MiB of text) so that
   // a gzip error that garbled the text is named rather than the JSON error
   // it caused; never the whole file, so an early error is reported early.
@@ -233,8 +277,7 @@ class Pipeline {
         produced_.push_back(std::move(chunk));
         ++inFlight_;
       }
-      cv_.notify_all();
-      if (eof) return;
+      if (!chunkQueued() || eof) return;
       buf = std::move(next);
       filled = carried;
       firstChunk = false;
@@ -318,8 +361,7 @@ class Pipeline {
         produced_.push_back(std::move(chunk));
         ++inFlight_;
       }
-      cv_.notify_all();
-      if (last) return;
+      if (!chunkQueued() || last) return;
       firstChunk = false;
     }
   }
@@ -360,17 +402,21 @@ class Pipeline {
           continue;
         }
       }
-      try {
-        if (!cancelled() && !c->uncut && !afterEvents_.load(std::memory_order_relaxed)) parseFast(*c, parser);
-      } catch (const std::bad_alloc&) {
-        c->fast = FastParse{};
-        c->fast.error = "out of memory";
-      }
+      parseChunk(*c, parser);
       {
         std::lock_guard lock(mu_);
         c->parsed = true;
       }
       cv_.notify_all();
+    }
+  }
+
+  void parseChunk(Chunk& c, EventParser& parser) {
+    try {
+      if (!cancelled() && !c.uncut && !afterEvents_.load(std::memory_order_relaxed)) parseFast(c, parser);
+    } catch (const std::bad_alloc&) {
+      c.fast = FastParse{};
+      c.fast.error = "out of memory";
     }
   }
 
@@ -393,27 +439,41 @@ class Pipeline {
       std::unique_lock lock(mu_);
       cv_.wait(lock, [&] { return prologueReady_; });
     }
+    if (!startEvents()) return;
+    while (true) {
+      std::unique_ptr<Chunk> c = nextParsedChunk();
+      if (!c || !mergeChunk(*c)) break;
+    }
+    endEvents();
+  }
+
+  // After the prologue: false when the top level holds no events array.
+  bool startEvents() {
     for (auto& e : prologue_.entries) result_.entries.push_back(std::move(e));
     if (prologue_.status != TopLevelStep::Status::EventsStart) {
       finishWithoutEvents();
-      return;
+      return false;
     }
     result_.eventsReached = true;
     bareArray_ = prologue_.bareArray;
     eventsStart_ = prologue_.pos;
     lines_ = eventsLines_;
-    while (true) {
-      std::unique_ptr<Chunk> c = nextParsedChunk();
-      if (!c) break;
-      handleChunk(*c);
-      {
-        std::lock_guard lock(mu_);
-        --inFlight_;
-      }
-      cv_.notify_all();
-      if (cfg_.progress) cfg_.progress(c->storedConsumed, src_.storedSize());
-      if (done_) break;
+    return true;
+  }
+
+  // False once the merge is done (an error, or the text after the events read).
+  bool mergeChunk(Chunk& c) {
+    handleChunk(c);
+    {
+      std::lock_guard lock(mu_);
+      --inFlight_;
     }
+    cv_.notify_all();
+    if (cfg_.progress) cfg_.progress(c.storedConsumed, src_.storedSize());
+    return !done_;
+  }
+
+  void endEvents() {
     result_.builder.issues().merge(mergerIssues_);
     if (done_) return;
     if (cancelled()) {
@@ -677,6 +737,7 @@ class Pipeline {
   bool gzipEndedEarly_ = false;
   std::uint64_t streamEnd_ = 0;
   std::atomic<std::uint32_t> nextArenaId_{0};
+  EventParser* inlineParser_ = nullptr;  // set when the calling thread parses too
 
   // Merger state.
   SegmentReader reader_{[this] { return newOutput(); }};

@@ -20,14 +20,15 @@ namespace gapscope::io {
 int defaultParserThreads();
 
 // Parser threads for a text of this many bytes (0: unknown): those above,
-// but no more than one per 64 MiB, and at least 2. Each parser holds its
-// chunks and their builders: fourteen made a 500 MB trace peak at 0.37x of
-// its size instead of 0.34x, for no speed at that size.
+// but no more than one per 64 MiB, and at least 2; one below 64 MiB. Each
+// parser holds its chunks and their builders: fourteen made a 500 MB trace
+// peak at 0.37x of its size instead of 0.34x, for no speed at that size.
 int parserThreadsFor(std::uint64_t textBytes);
 
 struct LoadOptions {
   // Parser threads (finish() uses as many); 0: parserThreadsFor the text,
   // at most 4 for a .json.gz (inflating on one thread bounds its load).
+  // With one, the calling thread reads, parses and merges, with no other.
   int threads = 0;
   // Called from a reader thread now and then with bytes consumed of the file
   // as stored (compressed bytes for .gz) and its total size.
