@@ -3,8 +3,12 @@
 // result may never depend on the chunk size or the number of threads.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <utility>
 
 #include "gapscope/io/chrome_reader.h"
 #include "test_util.h"
@@ -76,6 +80,23 @@ TEST_P(Chunking, ResultDoesNotDependOnChunkSizeOrThreads) {
   }
 }
 
+// A plain file read with more than one parser: each parser reads its own
+// chunk's text and the producer only looks at the bytes before each cut;
+// GAPSCOPE_READ_MODE=producer reads it all on the producer.
+TEST_P(Chunking, FromAFileTheSameWhoeverReadsTheText) {
+  auto [pretty, objectForm] = GetParam();
+  const std::string json = adversarialTrace(pretty, objectForm);
+  const std::string reference = referenceDump(json);
+  for (std::size_t chunk : {64u, 150u, 1000u, 20000u}) {
+    for (int threads : {1, 2, 3}) {
+      for (const char* mode : {"", "producer"}) {
+        ASSERT_EQ(gapscope::testing::fileDumpOf(json, chunked(chunk, threads), withOffsets(), mode), reference)
+            << "chunk " << chunk << " threads " << threads << " mode '" << mode << "'";
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Forms, Chunking,
                          ::testing::Combine(::testing::Bool(), ::testing::Bool()));
 
@@ -96,6 +117,59 @@ TEST(ChunkingErrors, MalformedAndTruncatedAreFoundAtTheSameOffsetWithAnyChunking
   }
   EXPECT_NE(referenceDump(bad).find("ERROR: t.json:"), std::string::npos);
   EXPECT_NE(referenceDump(cut).find("TRUNCATED"), std::string::npos);
+}
+
+// Events of 30 KiB and one of 300 KiB: the producer's 16 KiB look before a
+// chunk's nominal end finds no cut and looks further back, up to the whole
+// chunk (which then goes on uncut).
+TEST(ChunkingFromFile, EventsLongerThanTheProducersLookAtAChunksEnd) {
+  std::string json = "[";
+  for (int i = 0; i < 40; ++i) {
+    if (i) json += i % 2 ? ",\n" : ",";
+    const std::size_t length = i == 20 ? 300000 : 30000 + static_cast<std::size_t>(i) * 97;
+    json += R"({"ph":"X","name":"e)" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(i * 10) +
+            R"(,"dur":5,"args":{"s":")" + std::string(length, 'x') + (i % 3 ? "" : "}, {") + R"("}})";
+  }
+  json += "]";
+  const std::string reference = referenceDump(json);
+  ASSERT_EQ(reference.find("ERROR"), std::string::npos) << reference.substr(0, 300);
+  ASSERT_NE(reference.find("e39"), std::string::npos);
+  for (std::size_t chunk : {std::size_t{64} << 10, std::size_t{256} << 10}) {
+    for (int threads : {2, 3}) {
+      EXPECT_EQ(gapscope::testing::fileDumpOf(json, chunked(chunk, threads), withOffsets()), reference)
+          << "chunk " << chunk << " threads " << threads;
+    }
+  }
+}
+
+// The file is cut to 300 bytes once the first chunk is merged: the chunks
+// read after that fail, the load says why and keeps what was read before.
+TEST(ChunkingFromFile, AFileThatShrinksWhileLoadingKeepsWhatWasReadAndSaysSo) {
+  const std::string json = adversarialTrace(false, false);
+  gapscope::testing::TempFile file(".json");
+  file.write(json);
+  LoadOptions options = chunked(256, 2);
+  bool shrunk = false;
+  options.progress = [&](std::uint64_t, std::uint64_t) {
+    if (!shrunk) shrunk = ::truncate(file.path().c_str(), 300) == 0;
+  };
+  gapscope::io::LoadResult r = gapscope::io::loadChromeTrace(file.path(), options);
+  ASSERT_TRUE(shrunk);
+  EXPECT_NE(r.error.find(file.path() + ": read error at byte "), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("the file got shorter while loading"), std::string::npos) << r.error;
+  ASSERT_TRUE(r.trace.has_value());
+  gapscope::io::LoadResult whole = parseChromeTrace(json);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_GT(r.trace->slices.size(), 0u);
+  EXPECT_LT(r.trace->slices.size(), whole.trace->slices.size());
+  // Only events of the file, each once (text left in a reused buffer by a
+  // chunk before would come in twice).
+  std::map<std::pair<std::string, gapscope::TimeNs>, int> left;
+  for (const auto& s : whole.trace->slices) ++left[{std::string(whole.trace->str(s.name)), s.start}];
+  for (const auto& s : r.trace->slices) {
+    const int remaining = --left[{std::string(r.trace->str(s.name)), s.start}];
+    EXPECT_GE(remaining, 0) << r.trace->str(s.name) << " at " << s.start;
+  }
 }
 
 namespace {

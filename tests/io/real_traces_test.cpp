@@ -245,12 +245,16 @@ TEST_P(RealTrace, SameTraceWithSmallChunksAndMoreThreads) {
   const std::string& path = GetParam();
   gapscope::io::DumpOptions dump = gapscope::testing::withOffsets();
   LoadResult a = loadChromeTrace(path);
-  // Small chunks, more threads, and a plain file mapped a chunk at a time
-  // instead of read (GAPSCOPE_READ_MODE=map, kept to compare).
-  setenv("GAPSCOPE_READ_MODE", "map", 1);
+  // Small chunks and more threads, each parser reading its own chunks.
   LoadResult b = loadChromeTrace(path, gapscope::testing::chunked(8192, 3));
+  // A plain file mapped a chunk at a time instead of read, and read by the
+  // producer alone (GAPSCOPE_READ_MODE, kept to compare).
+  setenv("GAPSCOPE_READ_MODE", "map", 1);
+  LoadResult mapped = loadChromeTrace(path, gapscope::testing::chunked(8192, 3));
+  setenv("GAPSCOPE_READ_MODE", "producer", 1);
+  LoadResult byProducer = loadChromeTrace(path, gapscope::testing::chunked(8192, 2));
   unsetenv("GAPSCOPE_READ_MODE");
-  ASSERT_TRUE(a.ok() && b.ok()) << b.error;
+  ASSERT_TRUE(a.ok() && b.ok() && mapped.ok() && byProducer.ok()) << b.error << mapped.error << byProducer.error;
   EXPECT_EQ(b.stats.rewalkedChunks, 0u);
   // The same from memory (a buffer, not a file).
   std::string text = gapscope::testing::readFile(path);
@@ -261,7 +265,10 @@ TEST_P(RealTrace, SameTraceWithSmallChunksAndMoreThreads) {
   gapscope::io::DumpOptions noArgs = gapscope::testing::withOffsets();
   noArgs.args = false;
   EXPECT_EQ(gapscope::io::dumpTrace(*a.trace, noArgs), gapscope::io::dumpTrace(*c.trace, noArgs));
-  EXPECT_EQ(gapscope::io::dumpTrace(*a.trace, dump), gapscope::io::dumpTrace(*b.trace, dump));
+  const std::string expected = gapscope::io::dumpTrace(*a.trace, dump);
+  EXPECT_EQ(expected, gapscope::io::dumpTrace(*b.trace, dump));
+  EXPECT_EQ(expected, gapscope::io::dumpTrace(*mapped.trace, dump));
+  EXPECT_EQ(expected, gapscope::io::dumpTrace(*byProducer.trace, dump));
 }
 
 INSTANTIATE_TEST_SUITE_P(Data, RealTrace, ::testing::ValuesIn(realTraces()), testName);

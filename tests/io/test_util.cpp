@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -29,13 +30,34 @@ io::DumpOptions withoutArgs() {
   return d;
 }
 
-std::string dumpOf(std::string_view json, io::LoadOptions options, io::DumpOptions dump) {
-  io::LoadResult r = io::parseChromeTrace(json, options, "t.json");
+namespace {
+
+std::string describe(const io::LoadResult& r, const io::DumpOptions& dump) {
   std::string out;
   if (!r.error.empty()) out += "ERROR: " + r.error + "\n";
   if (r.truncated) out += "TRUNCATED\n";
   if (!r.trace) return out + "NO TRACE\n";
   return out + io::dumpTrace(*r.trace, dump);
+}
+
+}  // namespace
+
+std::string dumpOf(std::string_view json, io::LoadOptions options, io::DumpOptions dump) {
+  return describe(io::parseChromeTrace(json, options, "t.json"), dump);
+}
+
+std::string fileDumpOf(std::string_view json, io::LoadOptions options, io::DumpOptions dump,
+                       const std::string& readMode) {
+  TempFile file(".json");
+  file.write(json);
+  if (!readMode.empty()) setenv("GAPSCOPE_READ_MODE", readMode.c_str(), 1);
+  io::LoadResult r = io::loadChromeTrace(file.path(), options);
+  if (!readMode.empty()) unsetenv("GAPSCOPE_READ_MODE");
+  std::string out = describe(r, dump);
+  for (std::size_t at = out.find(file.path()); at != std::string::npos; at = out.find(file.path(), at)) {
+    out.replace(at, file.path().size(), "t.json");
+  }
+  return out;
 }
 
 TempFile::TempFile(const std::string& suffix) {

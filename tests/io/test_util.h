@@ -18,6 +18,11 @@ io::DumpOptions withoutArgs();
 // Parses inline JSON and returns the dump of the trace (or "ERROR: ..." / "NO TRACE").
 std::string dumpOf(std::string_view json, io::LoadOptions options = {}, io::DumpOptions dump = {});
 
+// The same, written to a file and loaded from there (the file's name shown
+// as "t.json"). `readMode` is GAPSCOPE_READ_MODE for the load ("": unset).
+std::string fileDumpOf(std::string_view json, io::LoadOptions options, io::DumpOptions dump,
+                       const std::string& readMode = "");
+
 // A temporary file that is removed when the object dies.
 class TempFile {
  public:

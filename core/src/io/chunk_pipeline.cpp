@@ -35,6 +35,8 @@ struct Chunk {
   bool uncut = false;          // no cut found: the merger walks it exactly
   bool last = false;
   bool firstInArray = false;
+  bool readByParser = false;  // its text is read by the thread that parses it
+  bool unread = false;        // ... and reading it failed
   std::uint64_t storedConsumed = 0;
   // Set by a worker.
   bool parsed = false;
@@ -168,6 +170,7 @@ class Pipeline {
       std::uint64_t begin = 0;
       if (readPrologue(&carry, &begin)) {
         if (useMapping()) produceMapped(begin);
+        else if (parsersRead()) produceRanges(begin);
         else produceChunks(carry, begin);
       }
     } catch (const std::bad_alloc&) {
@@ -370,19 +373,109 @@ class Pipeline {
   // read error records it and returns an empty buffer.
   TextBuffer readAt(int fd, std::uint64_t offset, std::size_t length) {
     TextBuffer b(length);
+    if (!readInto(fd, offset, b.text(), length)) return TextBuffer();
+    return b;
+  }
+
+  // False (the error recorded) when the bytes could not all be read.
+  bool readInto(int fd, std::uint64_t offset, char* into, std::size_t length) {
     std::size_t done = 0;
     while (done < length) {
-      ssize_t r = ::pread(fd, b.text() + done, length - done, static_cast<off_t>(offset + done));
+      ssize_t r = ::pread(fd, into + done, length - done, static_cast<off_t>(offset + done));
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0) {
         std::lock_guard lock(mu_);
-        producerError_ = "read error at byte " + std::to_string(offset + done) +
-                         (r == 0 ? ": the file got shorter while loading" : std::string(": ") + std::strerror(errno));
-        return TextBuffer();
+        if (producerError_.empty()) {
+          producerError_ = "read error at byte " + std::to_string(offset + done) +
+                           (r == 0 ? ": the file got shorter while loading" : std::string(": ") + std::strerror(errno));
+        }
+        return false;
       }
       done += static_cast<std::size_t>(r);
     }
-    return b;
+    return true;
+  }
+
+  // Plain files with more than one parser: each parser reads its own
+  // chunk's text, which is then still in its core's cache when it parses
+  // it; read by the producer, it came from another core's (docs/reader.md,
+  // "Each parser reads its own text"). GAPSCOPE_READ_MODE=producer reads
+  // on the producer instead, to compare.
+  bool parsersRead() const {
+    if (inlineParser_ || src_.fileDescriptor() < 0 || src_.storedSize() == 0) return false;
+    const char* mode = std::getenv("GAPSCOPE_READ_MODE");
+    return !mode || std::string_view(mode) != "producer";
+  }
+
+  // The producer only finds where each chunk ends, reading the last bytes
+  // before its nominal end (more, up to the whole chunk, until a cut is
+  // found); the parser reads the rest.
+  void produceRanges(std::uint64_t begin) {
+    const int fd = src_.fileDescriptor();
+    const std::uint64_t fileSize = src_.storedSize();
+    std::string tail;
+    bool firstChunk = true;
+    while (true) {
+      if (!waitForRoom()) return;
+      auto chunk = std::make_unique<Chunk>();
+      chunk->begin = begin;
+      chunk->firstInArray = firstChunk;
+      chunk->readByParser = true;
+      const std::size_t want = cfg_.chunkBytes;
+      if (begin + want < fileSize) {
+        const std::size_t cut = cutByReadingTail(fd, begin, want, tail);
+        if (cut == kReadFailed) return;
+        chunk->textLen = cut == npos ? want : cut + 1;
+        chunk->commaAt = cut;
+        chunk->uncut = cut == npos;
+      } else {
+        chunk->textLen = static_cast<std::size_t>(fileSize - begin);
+        chunk->last = true;
+      }
+      begin += chunk->textLen;
+      chunk->storedConsumed = begin;
+      const bool last = chunk->last;
+      {
+        std::lock_guard lock(mu_);
+        if (last) streamEnd_ = begin;
+        work_.push_back(chunk.get());
+        produced_.push_back(std::move(chunk));
+        ++inFlight_;
+      }
+      if (!chunkQueued() || last) return;
+      firstChunk = false;
+    }
+  }
+
+  static constexpr std::size_t kReadFailed = npos - 1;
+
+  // The last event separator in file bytes [begin, begin + want), as an
+  // index from begin; npos when there is none, kReadFailed on a read error.
+  std::size_t cutByReadingTail(int fd, std::uint64_t begin, std::size_t want, std::string& window) {
+    std::size_t size = std::min<std::size_t>(want, 16 << 10);
+    while (true) {
+      window.resize(size);
+      const std::uint64_t from = begin + want - size;
+      if (!readInto(fd, from, window.data(), size)) return kReadFailed;
+      const std::size_t at = findEventSeparatorBackward(window, size);
+      if (at != npos) return want - size + at;
+      if (size == want) return npos;
+      size = std::min(want, size * 8);
+    }
+  }
+
+  // A parser's read of its chunk; false (the chunk marked unread, the error
+  // recorded as the producer's) when it could not be read.
+  bool readChunkText(Chunk& c) {
+    try {
+      c.buf = takeBuffer(c.textLen);
+      if (readInto(src_.fileDescriptor(), c.begin, c.buf.text(), c.textLen)) return true;
+    } catch (const std::bad_alloc&) {
+      std::lock_guard lock(mu_);
+      if (producerError_.empty()) producerError_ = "out of memory while reading";
+    }
+    c.unread = true;
+    return false;
   }
 
   // ---- workers ------------------------------------------------------------
@@ -413,6 +506,7 @@ class Pipeline {
 
   void parseChunk(Chunk& c, EventParser& parser) {
     try {
+      if (c.readByParser && !readChunkText(c)) return;
       if (!cancelled() && !c.uncut && !afterEvents_.load(std::memory_order_relaxed)) parseFast(c, parser);
     } catch (const std::bad_alloc&) {
       c.fast = FastParse{};
@@ -516,6 +610,11 @@ class Pipeline {
 
   void handleChunk(Chunk& c) {
     ++result_.chunks;
+    if (c.unread) {
+      // The read error is the producer's error: everything before is kept.
+      done_ = true;
+      return;
+    }
     if (tailMode_) {
       feedTail(c.text(), c.begin, c.last);
       lines_.advance(c.text(), c.begin, c.begin + c.textLen);
