@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <chrono>
@@ -307,7 +308,9 @@ class Pipeline {
   void giveBack(TextBuffer b) {
     if (!b || b.mapped()) return;
     std::lock_guard lock(mu_);
-    if (pool_.size() < 2) pool_.push_back(std::move(b));
+    // As many as can be in flight: with parsers taking buffers on many
+    // threads, a smaller pool had them allocate (and fault in) fresh ones.
+    if (pool_.size() < maxInFlight_) pool_.push_back(std::move(b));
   }
 
   // Plain files are read() into recycled buffers; GAPSCOPE_READ_MODE=map
@@ -468,7 +471,7 @@ class Pipeline {
   // recorded as the producer's) when it could not be read.
   bool readChunkText(Chunk& c) {
     try {
-      c.buf = takeBuffer(c.textLen);
+      c.buf = takeBuffer(std::max(cfg_.chunkBytes, c.textLen));
       if (readInto(src_.fileDescriptor(), c.begin, c.buf.text(), c.textLen)) return true;
     } catch (const std::bad_alloc&) {
       std::lock_guard lock(mu_);
