@@ -329,34 +329,35 @@ class Pipeline {
   void produceMapped(std::uint64_t begin) {
     const int fd = src_.fileDescriptor();
     const std::uint64_t fileSize = src_.storedSize();
+    produceFileChunks(begin, [&](Chunk& c, std::size_t length, bool last) {
+      if (!last) c.buf = TextBuffer::mapFile(fd, fileSize, c.begin, length);
+      if (!c.buf) c.buf = readAt(fd, c.begin, length);
+      if (!c.buf) return kReadFailed;
+      return last ? npos : findEventSeparatorBackward(std::string_view(c.buf.text(), length), length);
+    });
+  }
+
+  // Plain files in chunks of cfg_.chunkBytes cut at their last separator.
+  // `prepare(chunk, length, last)` readies the chunk's first `length` bytes
+  // and returns the separator's index in them (npos: none, or the last
+  // chunk; kReadFailed: stop, the error recorded).
+  template <typename Prepare>
+  void produceFileChunks(std::uint64_t begin, Prepare prepare) {
+    const std::uint64_t fileSize = src_.storedSize();
     bool firstChunk = true;
     while (true) {
       if (!waitForRoom()) return;
       auto chunk = std::make_unique<Chunk>();
       chunk->begin = begin;
       chunk->firstInArray = firstChunk;
-      const std::size_t want = cfg_.chunkBytes;
-      std::size_t cut = npos;
-      if (begin + want < fileSize) {
-        chunk->buf = TextBuffer::mapFile(fd, fileSize, begin, want);
-        if (!chunk->buf) chunk->buf = readAt(fd, begin, want);
-        if (!chunk->buf) return;
-        cut = findEventSeparatorBackward(std::string_view(chunk->buf.text(), want), want);
-        if (cut == npos) {
-          // No cut in a whole chunk: passed on uncut, never grown.
-          chunk->textLen = want;
-          chunk->uncut = true;
-        }
-      } else {
-        chunk->buf = readAt(fd, begin, static_cast<std::size_t>(fileSize - begin));
-        if (!chunk->buf) return;
-        chunk->textLen = static_cast<std::size_t>(fileSize - begin);
-        chunk->last = true;
-      }
-      if (cut != npos) {
-        chunk->textLen = cut + 1;
-        chunk->commaAt = cut;
-      }
+      chunk->last = begin + cfg_.chunkBytes >= fileSize;
+      const std::size_t length = chunk->last ? static_cast<std::size_t>(fileSize - begin) : cfg_.chunkBytes;
+      const std::size_t cut = prepare(*chunk, length, chunk->last);
+      if (cut == kReadFailed) return;
+      // No cut in a whole chunk: passed on uncut, never grown.
+      chunk->uncut = !chunk->last && cut == npos;
+      chunk->commaAt = cut;
+      chunk->textLen = cut == npos ? length : cut + 1;
       begin += chunk->textLen;
       chunk->storedConsumed = begin;
       const bool last = chunk->last;
@@ -371,6 +372,8 @@ class Pipeline {
       firstChunk = false;
     }
   }
+
+  static constexpr std::size_t kReadFailed = npos - 1;
 
   // Reads file bytes [offset, offset + length) into a heap buffer; on a
   // read error records it and returns an empty buffer.
@@ -415,42 +418,12 @@ class Pipeline {
   // found); the parser reads the rest.
   void produceRanges(std::uint64_t begin) {
     const int fd = src_.fileDescriptor();
-    const std::uint64_t fileSize = src_.storedSize();
     std::string tail;
-    bool firstChunk = true;
-    while (true) {
-      if (!waitForRoom()) return;
-      auto chunk = std::make_unique<Chunk>();
-      chunk->begin = begin;
-      chunk->firstInArray = firstChunk;
-      chunk->readByParser = true;
-      const std::size_t want = cfg_.chunkBytes;
-      if (begin + want < fileSize) {
-        const std::size_t cut = cutByReadingTail(fd, begin, want, tail);
-        if (cut == kReadFailed) return;
-        chunk->textLen = cut == npos ? want : cut + 1;
-        chunk->commaAt = cut;
-        chunk->uncut = cut == npos;
-      } else {
-        chunk->textLen = static_cast<std::size_t>(fileSize - begin);
-        chunk->last = true;
-      }
-      begin += chunk->textLen;
-      chunk->storedConsumed = begin;
-      const bool last = chunk->last;
-      {
-        std::lock_guard lock(mu_);
-        if (last) streamEnd_ = begin;
-        work_.push_back(chunk.get());
-        produced_.push_back(std::move(chunk));
-        ++inFlight_;
-      }
-      if (!chunkQueued() || last) return;
-      firstChunk = false;
-    }
+    produceFileChunks(begin, [&](Chunk& c, std::size_t length, bool last) {
+      c.readByParser = true;
+      return last ? npos : cutByReadingTail(fd, c.begin, length, tail);
+    });
   }
-
-  static constexpr std::size_t kReadFailed = npos - 1;
 
   // The last event separator in file bytes [begin, begin + want), as an
   // index from begin; npos when there is none, kReadFailed on a read error.
