@@ -143,12 +143,15 @@ TEST(ChunkingFromFile, EventsLongerThanTheProducersLookAtAChunksEnd) {
 }
 
 // The file is cut to 300 bytes once the first chunk is merged: the chunks
-// read after that fail, the load says why and keeps what was read before.
-TEST(ChunkingFromFile, AFileThatShrinksWhileLoadingKeepsWhatWasReadAndSaysSo) {
+// read after that fail, the load says why and keeps what was read before,
+// whether one thread reads it all or each parser reads its chunks.
+class ShrinkingFile : public ::testing::TestWithParam<int> {};
+
+TEST_P(ShrinkingFile, KeepsWhatWasReadAndSaysSo) {
   const std::string json = adversarialTrace(false, false);
   gapscope::testing::TempFile file(".json");
   file.write(json);
-  LoadOptions options = chunked(256, 2);
+  LoadOptions options = chunked(256, GetParam());
   bool shrunk = false;
   options.progress = [&](std::uint64_t, std::uint64_t) {
     if (!shrunk) shrunk = ::truncate(file.path().c_str(), 300) == 0;
@@ -171,6 +174,8 @@ TEST(ChunkingFromFile, AFileThatShrinksWhileLoadingKeepsWhatWasReadAndSaysSo) {
     EXPECT_GE(remaining, 0) << r.trace->str(s.name) << " at " << s.start;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Threads, ShrinkingFile, ::testing::Values(1, 2, 3));
 
 namespace {
 

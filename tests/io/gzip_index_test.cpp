@@ -148,4 +148,25 @@ TEST_F(GzipIndex, LoadedTraceFetchesArgsFromTheGzipFile) {
   }
 }
 
+// The text's size, as the reader sizes its parsers and arrays by it: the
+// gzip trailer's ISIZE for one member; for several members that trailer
+// holds only the last one's size, so the estimate falls back to 10x the file.
+TEST(GzipTextSize, TheTrailersSizeForOneMemberAnEstimateForSeveral) {
+  const Text t = eventsWithArgs(3000);
+  TempFile one(".json.gz");
+  one.write(gapscope::testing::gzipText(t.json));
+  std::string error;
+  auto a = openFileSource(one.path(), &error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->expectedTextBytes(), t.json.size());
+
+  const std::string tail = " ";
+  TempFile several(".json.gz");
+  const std::string bytes = gapscope::testing::gzipText(t.json) + gapscope::testing::gzipText(tail);
+  several.write(bytes);
+  auto b = openFileSource(several.path(), &error);
+  ASSERT_TRUE(b) << error;
+  EXPECT_EQ(b->expectedTextBytes(), bytes.size() * 10);
+}
+
 }  // namespace

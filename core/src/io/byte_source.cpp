@@ -113,11 +113,15 @@ class GzipFileSource final : public ByteSource {
   std::uint64_t storedConsumed() const override { return fileRead_ - z_.avail_in; }
   std::uint64_t expectedTextBytes() const override {
     // ISIZE, the last 4 bytes of a gzip member, is the text size modulo
-    // 2^32: trust it unless the file could hold more than 4 GiB of text.
+    // 2^32: trust it unless the file could hold more than 4 GiB of text,
+    // or it is under half the file (the last of several members, as
+    // concatenated or bgzip files have): then guess 10x, as Kineto's JSON
+    // compresses.
     unsigned char tail[4];
     if (storedSize_ < 18 || ::pread(fd_.get(), tail, 4, static_cast<off_t>(storedSize_ - 4)) != 4) return 0;
     const std::uint64_t isize = tail[0] | tail[1] << 8 | tail[2] << 16 | static_cast<std::uint64_t>(tail[3]) << 24;
-    return storedSize_ * 20 < (std::uint64_t{1} << 32) ? isize : storedSize_ * 10;
+    const bool trusted = storedSize_ * 20 < (std::uint64_t{1} << 32) && isize >= storedSize_ / 2;
+    return trusted ? isize : storedSize_ * 10;
   }
 
   std::size_t read(char* dst, std::size_t n) override {

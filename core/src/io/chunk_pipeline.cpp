@@ -107,8 +107,7 @@ class Pipeline {
       std::uint64_t begin = 0;
       readPrologue(&carry, &begin);
       if (!startEvents()) return;
-      if (useMapping()) produceMapped(begin);
-      else produceChunks(carry, begin);
+      produceEvents(carry, begin);
       endEvents();
     } catch (const std::bad_alloc&) {
       outOfMemory();
@@ -120,13 +119,21 @@ class Pipeline {
     result_.message = "out of memory";
   }
 
-  // Called by the producer for each chunk it cuts; false once no more are
-  // wanted. Only the single-thread pipeline does work here.
-  bool chunkQueued() {
+  // Hands a chunk just cut to the parsers, or with one parser parses and
+  // merges it here; false once no more are wanted.
+  bool queue(std::unique_ptr<Chunk> chunk) {
+    {
+      std::lock_guard lock(mu_);
+      work_.push_back(chunk.get());
+      produced_.push_back(std::move(chunk));
+      ++inFlight_;
+    }
     if (!inlineParser_) {
       cv_.notify_all();
       return true;
     }
+    // As the merger of the threaded pipeline does before each chunk.
+    if (cancelled()) return false;
     Chunk* c = work_.front();
     work_.pop_front();
     parseChunk(*c, *inlineParser_);
@@ -169,17 +176,23 @@ class Pipeline {
     try {
       std::string carry;
       std::uint64_t begin = 0;
-      if (readPrologue(&carry, &begin)) {
-        if (useMapping()) produceMapped(begin);
-        else if (parsersRead()) produceRanges(begin);
-        else produceChunks(carry, begin);
-      }
+      if (readPrologue(&carry, &begin)) produceEvents(carry, begin);
     } catch (const std::bad_alloc&) {
-      producerError_ = "out of memory while reading";
+      std::lock_guard lock(mu_);
+      if (producerError_.empty()) producerError_ = "out of memory while reading";
+      // The merger waits for the prologue first: it is over, with no events.
+      prologueReady_ = true;
     }
     std::lock_guard lock(mu_);
     producerDone_ = true;
     cv_.notify_all();
+  }
+
+  // The events array, from `begin` (`carry`: its text already read).
+  void produceEvents(const std::string& carry, std::uint64_t begin) {
+    if (useMapping()) produceMapped(begin);
+    else if (parsersRead()) produceRanges(begin);
+    else produceChunks(carry, begin);
   }
 
   // Walks the top level as a stream until the events array starts; returns
@@ -270,18 +283,14 @@ class Pipeline {
       if (chunk->uncut) next = takeBuffer(cfg_.chunkBytes);
       chunk->buf = std::move(buf);
       begin += chunk->textLen;
-      {
+      if (eof) {
         std::lock_guard lock(mu_);
-        if (eof) {
-          streamEnd_ = begin;
-          if (!src_.error().empty()) producerError_ = src_.error();
-          gzipEndedEarly_ = src_.endedEarly();
-        }
-        work_.push_back(chunk.get());
-        produced_.push_back(std::move(chunk));
-        ++inFlight_;
+        streamEnd_ = begin;
+        if (!src_.error().empty()) producerError_ = src_.error();
+        else if (fileGotShorter()) producerError_ = gotShorterAt(src_.storedConsumed());
+        gzipEndedEarly_ = src_.endedEarly();
       }
-      if (!chunkQueued() || eof) return;
+      if (!queue(std::move(chunk)) || eof) return;
       buf = std::move(next);
       filled = carried;
       firstChunk = false;
@@ -361,14 +370,11 @@ class Pipeline {
       begin += chunk->textLen;
       chunk->storedConsumed = begin;
       const bool last = chunk->last;
-      {
+      if (last) {
         std::lock_guard lock(mu_);
-        if (last) streamEnd_ = begin;
-        work_.push_back(chunk.get());
-        produced_.push_back(std::move(chunk));
-        ++inFlight_;
+        streamEnd_ = begin;
       }
-      if (!chunkQueued() || last) return;
+      if (!queue(std::move(chunk)) || last) return;
       firstChunk = false;
     }
   }
@@ -392,14 +398,23 @@ class Pipeline {
       if (r <= 0) {
         std::lock_guard lock(mu_);
         if (producerError_.empty()) {
-          producerError_ = "read error at byte " + std::to_string(offset + done) +
-                           (r == 0 ? ": the file got shorter while loading" : std::string(": ") + std::strerror(errno));
+          producerError_ = r == 0 ? gotShorterAt(offset + done)
+                                  : "read error at byte " + std::to_string(offset + done) + ": " + std::strerror(errno);
         }
         return false;
       }
       done += static_cast<std::size_t>(r);
     }
     return true;
+  }
+
+  static std::string gotShorterAt(std::uint64_t offset) {
+    return "read error at byte " + std::to_string(offset) + ": the file got shorter while loading";
+  }
+
+  // A plain file read to its end before the size it had when opened.
+  bool fileGotShorter() const {
+    return !src_.compressed() && src_.fileDescriptor() >= 0 && src_.storedConsumed() < src_.storedSize();
   }
 
   // Plain files with more than one parser: each parser reads its own
