@@ -56,6 +56,14 @@ ssize_t readAfterHead(int fd, std::string& head, char* dst, std::size_t n) {
   return r < 0 ? r : r + static_cast<ssize_t>(k);
 }
 
+}  // namespace
+
+std::string fileGotShorterAt(std::uint64_t offset) {
+  return "read error at byte " + std::to_string(offset) + ": the file got shorter while loading";
+}
+
+namespace {
+
 class PlainFileSource final : public ByteSource {
  public:
   PlainFileSource(int fd, std::uint64_t size, std::string head) : fd_(fd), head_(std::move(head)) {
@@ -69,6 +77,8 @@ class PlainFileSource final : public ByteSource {
       error_ = std::string("read error at byte ") + std::to_string(consumed_) + ": " + std::strerror(errno);
       return 0;
     }
+    // A file of known size that ends early is cut while it is read.
+    if (r == 0 && n > 0 && consumed_ < storedSize_) error_ = fileGotShorterAt(consumed_);
     consumed_ += static_cast<std::uint64_t>(r);
     return static_cast<std::size_t>(r);
   }

@@ -43,6 +43,9 @@ class ByteSource {
   bool endedEarly_ = false;
 };
 
+// The error of a plain file that ends before the size it had when opened.
+std::string fileGotShorterAt(std::uint64_t offset);
+
 // Opens a file; gzip when it starts with the gzip magic bytes 1f 8b. A
 // regular .gz file is indexed about every `gzipSpan` bytes of text as it is
 // read (gzip_index.h).

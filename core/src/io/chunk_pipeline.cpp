@@ -287,7 +287,6 @@ class Pipeline {
         std::lock_guard lock(mu_);
         streamEnd_ = begin;
         if (!src_.error().empty()) producerError_ = src_.error();
-        else if (fileGotShorter()) producerError_ = gotShorterAt(src_.storedConsumed());
         gzipEndedEarly_ = src_.endedEarly();
       }
       if (!queue(std::move(chunk)) || eof) return;
@@ -398,7 +397,7 @@ class Pipeline {
       if (r <= 0) {
         std::lock_guard lock(mu_);
         if (producerError_.empty()) {
-          producerError_ = r == 0 ? gotShorterAt(offset + done)
+          producerError_ = r == 0 ? fileGotShorterAt(offset + done)
                                   : "read error at byte " + std::to_string(offset + done) + ": " + std::strerror(errno);
         }
         return false;
@@ -406,15 +405,6 @@ class Pipeline {
       done += static_cast<std::size_t>(r);
     }
     return true;
-  }
-
-  static std::string gotShorterAt(std::uint64_t offset) {
-    return "read error at byte " + std::to_string(offset) + ": the file got shorter while loading";
-  }
-
-  // A plain file read to its end before the size it had when opened.
-  bool fileGotShorter() const {
-    return !src_.compressed() && src_.fileDescriptor() >= 0 && src_.storedConsumed() < src_.storedSize();
   }
 
   // Plain files with more than one parser: each parser reads its own
@@ -433,24 +423,28 @@ class Pipeline {
   // found); the parser reads the rest.
   void produceRanges(std::uint64_t begin) {
     const int fd = src_.fileDescriptor();
-    std::string tail;
+    // Room for a whole chunk, touched only as far as it is read.
+    const std::unique_ptr<char[]> window(new char[cfg_.chunkBytes]);
     produceFileChunks(begin, [&](Chunk& c, std::size_t length, bool last) {
       c.readByParser = true;
-      return last ? npos : cutByReadingTail(fd, c.begin, length, tail);
+      return last ? npos : cutByReadingTail(fd, c.begin, length, window.get());
     });
   }
 
   // The last event separator in file bytes [begin, begin + want), as an
   // index from begin; npos when there is none, kReadFailed on a read error.
-  std::size_t cutByReadingTail(int fd, std::uint64_t begin, std::size_t want, std::string& window) {
+  // The bytes are read into window[0, want) from the end backwards, each
+  // only once, as the look widens.
+  std::size_t cutByReadingTail(int fd, std::uint64_t begin, std::size_t want, char* window) {
+    std::size_t have = 0;  // bytes already read at the window's end
     std::size_t size = std::min<std::size_t>(want, 16 << 10);
     while (true) {
-      window.resize(size);
-      const std::uint64_t from = begin + want - size;
-      if (!readInto(fd, from, window.data(), size)) return kReadFailed;
-      const std::size_t at = findEventSeparatorBackward(window, size);
-      if (at != npos) return want - size + at;
+      const std::size_t from = want - size;
+      if (!readInto(fd, begin + from, window + from, size - have)) return kReadFailed;
+      const std::size_t at = findEventSeparatorBackward(std::string_view(window + from, size), size);
+      if (at != npos) return from + at;
       if (size == want) return npos;
+      have = size;
       size = std::min(want, size * 8);
     }
   }
