@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -22,11 +23,18 @@ struct Shape {
   int smallTracks = 2;        // CPU threads beside the main one
   int smallPerStep = 1;       // slices on each of them per step
   bool swapNeighbours = false;  // file order not time order inside tracks
+  std::int64_t idStride = 1;    // correlation ids step by this (over 4: the sorted index, not the table)
+  bool defects = false;         // overlaps, graph launches, orphan flows, kernel infos without a device
 };
 
 // A Kineto-like trace: per step a cpu_op with two nested children and a
 // cudaLaunchKernel on the main thread, slices on the other threads, the
-// kernel on one of two streams, and an s/f flow pair per launch.
+// kernel on one of two streams, and an s/f flow pair per launch. With
+// `defects`, every 97th step a slice on a small track overlaps its
+// neighbour without nesting, a second kernel reuses step 1's id (a graph
+// launch: its first kernel is the one indexed), the flow's finish has no
+// start or its start no finish; the kernels carry their stream and, but on
+// the first of each stream, their device.
 Trace build(const Shape& shape, int threads) {
   TraceBuilder b;
   const ChromeId pid = b.numericId(1);
@@ -60,14 +68,24 @@ Trace build(const Shape& shape, int threads) {
     slice(pid, 1, t, 600, op, cpuOp, 0);
     slice(pid, 1, t + 10, 200, child, cpuOp, 0);
     slice(pid, 1, t + 300, 250, child, cpuOp, 0);
-    slice(pid, 1, t + 320, 20, launch, runtime, step + 1);
+    const std::int64_t id = (step + 1) * shape.idStride;
+    slice(pid, 1, t + 320, 20, launch, runtime, id);
     // Same start, not longer: file order is track order (ties by file order).
     slice(pid, 1, t + 320, 20 - static_cast<TimeNs>(rng() % 3), child, cpuOp, 0);
     const TimeNs kernelStart = t + 400 + static_cast<TimeNs>(rng() % 50);
-    slice(gpu, 7 + step % 2, kernelStart, 300, kernel, kernelCat, step + 1);
+    slice(gpu, 7 + step % 2, kernelStart, 300, kernel, kernelCat, id);
+    KernelInfo info;
+    info.device = step < 2 ? -1 : 0;
+    info.stream = 7 + step % 2;
+    if (shape.defects) events.back().kernel = info;
     for (int k = 0; k < shape.smallTracks; ++k)
       for (int j = 0; j < shape.smallPerStep; ++j)
         slice(pid, 100 + k, t + 100 * j + k, 50, child, cpuOp, 0);
+    const bool defect = shape.defects && step % 97 == 5;
+    if (defect) {
+      slice(pid, 100, t + 20, 600, child, cpuOp, 0);  // overlaps [t, t + 50) there without nesting
+      slice(gpu, 7, kernelStart + 310, 20, kernel, kernelCat, shape.idStride);
+    }
     FlowEvent s;
     s.phase = 's';
     s.pid = pid;
@@ -76,13 +94,15 @@ Trace build(const Shape& shape, int threads) {
     s.category = ac2g;
     s.name = ac2g;
     s.id = static_cast<std::uint64_t>(step + 1);
+    s.offset = events.size() * 100 + 1;
     FlowEvent f = s;
     f.phase = 'f';
+    f.offset = s.offset + 1;
     f.pid = gpu;
     f.tid = b.numericId(7 + step % 2);
     f.ts = kernelStart;
-    flows.push_back(s);
-    flows.push_back(f);
+    if (!defect || step % 2 == 0) flows.push_back(s);
+    if (!defect || step % 2 == 1) flows.push_back(f);
   }
   if (shape.swapNeighbours)
     for (std::size_t i = 0; i + 1 < events.size(); i += 7) std::swap(events[i], events[i + 1]);
@@ -119,7 +139,40 @@ void expectSameTrace(const Trace& one, const Trace& many) {
   for (std::size_t i = 0; i < one.issues.all().size(); ++i) {
     EXPECT_EQ(one.issues.all()[i].name, many.issues.all()[i].name);
     EXPECT_EQ(one.issues.all()[i].count, many.issues.all()[i].count);
+    EXPECT_EQ(one.issues.all()[i].firstOffset, many.issues.all()[i].firstOffset);
+    EXPECT_EQ(one.issues.all()[i].description, many.issues.all()[i].description);
   }
+  for (std::size_t k = 0; k < one.tracks.size(); ++k) {
+    EXPECT_EQ(std::tie(one.tracks[k].kind, one.tracks[k].device, one.tracks[k].stream),
+              std::tie(many.tracks[k].kind, many.tracks[k].device, many.tracks[k].stream))
+        << "track " << k;
+  }
+}
+
+// The lowest slice index of each correlation id among the slices `picked`,
+// searched slice by slice.
+std::map<std::int64_t, std::uint32_t> firstSliceOfEachId(const Trace& t, bool (*picked)(const Slice&)) {
+  std::map<std::int64_t, std::uint32_t> first;
+  for (std::uint32_t j = 0; j < t.slices.size(); ++j) {
+    if (t.slices[j].correlation != kNoCorrelation && picked(t.slices[j])) first.emplace(t.slices[j].correlation, j);
+  }
+  return first;
+}
+
+bool isGpuOp(const Slice& s) { return isGpuActivity(s.kind); }
+bool isLaunchCall(const Slice& s) { return s.kind == SliceKind::CudaRuntime || s.kind == SliceKind::CudaDriver; }
+
+// Every id finds the first slice that carries it, and ids no slice carries
+// find none.
+void expectIndicesFound(const Trace& t) {
+  const auto gpu = firstSliceOfEachId(t, isGpuOp);
+  const auto launches = firstSliceOfEachId(t, isLaunchCall);
+  ASSERT_FALSE(gpu.empty());
+  for (const auto& [id, slice] : gpu) ASSERT_EQ(t.gpuOpForCorrelation(id), slice) << "id " << id;
+  for (const auto& [id, slice] : launches) ASSERT_EQ(t.launchForCorrelation(id), slice) << "id " << id;
+  const std::int64_t past = gpu.rbegin()->first + 1;
+  EXPECT_EQ(t.gpuOpForCorrelation(past), kNoIndex);
+  EXPECT_EQ(t.gpuOpForCorrelation(gpu.begin()->first - 1), kNoIndex);
 }
 
 TEST(ParallelFinish, SameTraceOnOneThreadAndEightWhenOneTrackHoldsHalf) {
@@ -150,6 +203,28 @@ std::vector<std::pair<int, int>> keyed(std::size_t n, int keys, unsigned seed) {
     v[i] = {static_cast<int>(rng() % static_cast<unsigned>(keys)), static_cast<int>(i)};
   }
   return v;
+}
+
+// Overlaps, graph launches and orphan flows: the same issues (counts, first
+// offsets) and correlation indices on one thread and eight, with dense ids
+// (the flat table) and sparse ones (the sorted pairs).
+TEST(ParallelFinish, SameIssuesAndIndicesWithDefects) {
+  for (std::int64_t stride : {1, 1000}) {
+    Shape shape;
+    shape.defects = true;
+    shape.idStride = stride;
+    const Trace one = build(shape, 1);
+    ASSERT_GT(one.issues.count("overlap_spilled"), 0u);
+    ASSERT_GT(one.issues.count("orphan_flow_end"), 0u);
+    ASSERT_GT(one.issues.count("orphan_flow_start"), 0u);
+    const Trace many = build(shape, 8);
+    expectSameTrace(one, many);
+    expectIndicesFound(one);
+    expectIndicesFound(many);
+    // The first kernel of each stream has no device: the next one names it.
+    for (const Track& tr : many.tracks)
+      if (tr.kind == TrackKind::GpuStream) EXPECT_EQ(tr.device, 0) << "stream " << tr.stream;
+  }
 }
 
 TEST(ParallelSort, SameAsStdSortWhenNoTwoAreEquivalent) {

@@ -14,7 +14,7 @@ void CorrelationIndex::build(std::vector<Entry> entries) {
                                                [](const Entry& a, const Entry& b) { return a.first < b.first; });
   // The span in unsigned arithmetic: ids may be anything an int64 holds.
   const std::uint64_t span = static_cast<std::uint64_t>(high->first) - static_cast<std::uint64_t>(low->first);
-  if (span >= std::uint64_t{4} * entries.size()) {
+  if (!denseFor(span, entries.size())) {
     std::sort(entries.begin(), entries.end());
     sorted_ = std::move(entries);
     return;
@@ -28,6 +28,12 @@ void CorrelationIndex::build(std::vector<Entry> entries) {
     std::uint32_t& slot = table_[static_cast<std::uint64_t>(e.first) - static_cast<std::uint64_t>(first_)];
     slot = std::min(slot, e.second);
   }
+}
+
+void CorrelationIndex::adoptTable(std::int64_t first, std::vector<std::uint32_t> table) {
+  sorted_ = {};
+  first_ = first;
+  table_ = std::move(table);
 }
 
 std::uint32_t CorrelationIndex::find(std::int64_t correlation) const {

@@ -30,8 +30,9 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
 // Maps slices to their final tracks (trackMap) and sorts them, on up to
 // `threads` threads.
 SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads);
-// Sets each slice's depth and parent (Slice::parent) and the spill rows.
-void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted);
+// Sets each slice's depth and parent (Slice::parent) and the spill rows,
+// tracks on up to `threads` threads.
+void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads);
 // Puts pending flow events in (category, id, time, file) order, on up to
 // `threads` threads; touches nothing but s.flows, so it can run while the
 // slices are laid out.
@@ -39,6 +40,7 @@ void orderPendingFlows(BuilderState& s, int threads);
 // Binds flow events to slices and chains them, on up to `threads` threads.
 void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
                const std::vector<std::uint32_t>& trackMap, int threads);
-void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap);
+// The correlation indices (on up to `threads` threads), instants and counters.
+void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads);
 
 }  // namespace gapscope::detail

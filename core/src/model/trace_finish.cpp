@@ -124,21 +124,66 @@ std::int64_t streamFromLabel(std::string_view label) {
 
 }  // namespace
 
+namespace {
+
+// What a part of the slices says of each raw track: whether it holds GPU
+// work, and the kernel infos that name its device and stream.
+struct TrackEvidence {
+  std::vector<char> gpu;
+  std::vector<std::uint32_t> firstWithDevice;  // first kernel info with a device, kNoIndex: none
+  std::vector<std::uint32_t> lastInfo;         // last kernel info, kNoIndex: none
+
+  explicit TrackEvidence(std::size_t tracks) : gpu(tracks, 0), firstWithDevice(tracks, kNoIndex), lastInfo(tracks, kNoIndex) {}
+
+  void add(const Slice& sl, const std::vector<KernelInfo>& infos) {
+    if (!isGpuKind(sl.kind)) return;
+    gpu[sl.track] = 1;
+    if (sl.kernelInfo == kNoIndex) return;
+    lastInfo[sl.track] = sl.kernelInfo;
+    if (firstWithDevice[sl.track] == kNoIndex && infos[sl.kernelInfo].device >= 0) firstWithDevice[sl.track] = sl.kernelInfo;
+  }
+  // `later` saw slices after this one's.
+  void add(const TrackEvidence& later) {
+    for (std::size_t i = 0; i < gpu.size(); ++i) {
+      gpu[i] = gpu[i] || later.gpu[i];
+      if (firstWithDevice[i] == kNoIndex) firstWithDevice[i] = later.firstWithDevice[i];
+      if (later.lastInfo[i] != kNoIndex) lastInfo[i] = later.lastInfo[i];
+    }
+  }
+};
+
+// The slices' evidence, one part of them per thread.
+TrackEvidence gatherTrackEvidence(const BuilderState& s, int threads) {
+  const int parts = partsFor(s.slices.size(), threads);
+  // Made here: a part's thread that allocates gets a malloc arena of its own.
+  std::vector<TrackEvidence> ofPart(static_cast<std::size_t>(parts), TrackEvidence(s.tracks.size()));
+  forEachPart(parts, [&](int p) {
+    TrackEvidence& e = ofPart[static_cast<std::size_t>(p)];
+    const auto [from, to] = partRange(s.slices.size(), parts, p);
+    for (std::size_t i = from; i < to; ++i) e.add(s.slices[i], s.kernelInfos);
+  });
+  for (std::size_t p = 1; p < ofPart.size(); ++p) ofPart[0].add(ofPart[p]);
+  return std::move(ofPart[0]);
+}
+
+}  // namespace
+
 // Orders processes and tracks; returns rawTrack -> final track index.
-std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t) {
+std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t, int threads) {
+  const TrackEvidence evidence = gatherTrackEvidence(s, threads);
   std::vector<TrackKind> kinds(s.tracks.size(), TrackKind::CpuThread);
   std::vector<std::int32_t> device(s.tracks.size(), -1);
   std::vector<std::int64_t> stream(s.tracks.size(), -1);
-  for (const Slice& sl : s.slices) {
-    if (!isGpuKind(sl.kind)) continue;
-    kinds[sl.track] = TrackKind::GpuStream;
-    if (sl.kernelInfo != kNoIndex && device[sl.track] < 0) {
-      device[sl.track] = s.kernelInfos[sl.kernelInfo].device;
-      stream[sl.track] = s.kernelInfos[sl.kernelInfo].stream;
-    }
-  }
   for (std::size_t i = 0; i < s.tracks.size(); ++i) {
     const auto& key = s.tracks[i].key;
+    // The first kernel info with a device names both; without one, the
+    // stream is the last one's.
+    const std::uint32_t info = evidence.firstWithDevice[i] != kNoIndex ? evidence.firstWithDevice[i] : evidence.lastInfo[i];
+    if (info != kNoIndex) {
+      device[i] = s.kernelInfos[info].device;
+      stream[i] = s.kernelInfos[info].stream;
+    }
+    if (evidence.gpu[i]) kinds[i] = TrackKind::GpuStream;
     if (key.tid.num == kAsyncTidMarker) kinds[i] = TrackKind::Async;
     if (kinds[i] != TrackKind::GpuStream) continue;
     if (device[i] < 0) device[i] = key.pid.label ? 0 : static_cast<std::int32_t>(key.pid.num);
@@ -179,12 +224,12 @@ Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args, int t
              [&] {
                matchBeginEnds(s);
                buildAsyncSlices(s);
-               trackMap = layoutTracks(s, t);
+               trackMap = layoutTracks(s, t, each);
                sorted = sortSlices(s, t, trackMap, each);
-               assignDepths(s, t, sorted);
+               assignDepths(s, t, sorted, each);
              });
   // Both only read the laid-out slices and write different parts of t.
-  inParallel(big, [&] { finishIndices(s, t, trackMap); }, [&] { bindFlows(s, t, sorted, trackMap, each); });
+  inParallel(big, [&] { finishIndices(s, t, trackMap, each); }, [&] { bindFlows(s, t, sorted, trackMap, each); });
   t.strings = std::move(s.strings);
   t.metadata = std::move(s.metadata);
   t.issues = std::move(s.issues);

@@ -1,5 +1,6 @@
 // Track order, slice sort and depth assignment for TraceBuilder::finish().
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -326,9 +327,10 @@ void countOverlap(BuilderState& s, const Trace& t, const Slice& sl, std::uint64_
                "slice overlaps another on its track without nesting: shown on an extra row");
 }
 
-void nestTrack(BuilderState& s, Trace& t, Track& tr, const SortedSlices& sorted) {
+// Nests one track's slices; its spilled slices (in order) go to `spilled`
+// for the overlap counts. Touches nothing outside the track.
+void nestTrack(Trace& t, Track& tr, std::vector<std::uint32_t>& spilled) {
   std::vector<std::uint32_t> stack;
-  std::vector<std::uint32_t> spilled;
   std::size_t maxDepth = 0;
   for (std::uint32_t j = tr.firstSlice; j < tr.firstSlice + tr.sliceCount; ++j) {
     Slice& sl = t.slices[j];
@@ -356,24 +358,39 @@ void nestTrack(BuilderState& s, Trace& t, Track& tr, const SortedSlices& sorted)
     if (r == rowEnd.size()) rowEnd.push_back(sl.end());
     else rowEnd[r] = sl.end();
     sl.depth = static_cast<std::uint16_t>(tr.nestedRows + r);
-    countOverlap(s, t, sl, s.offsets[sorted.origin[j]]);
   }
   tr.rows = static_cast<std::uint16_t>(tr.nestedRows + rowEnd.size());
 }
 
+void layOutTrack(Trace& t, Track& tr, std::vector<std::uint32_t>& spilled) {
+  if (tr.sliceCount == 0) return;
+  if (tr.kind == TrackKind::Async) {
+    Slice* b = t.slices.data() + tr.firstSlice;
+    packRows(b, b + tr.sliceCount, 0, &tr.rows);
+    tr.nestedRows = tr.rows;
+  } else {
+    nestTrack(t, tr, spilled);
+  }
+}
+
 }  // namespace
 
-void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted) {
-  for (Track& tr : t.tracks) {
-    if (tr.sliceCount == 0) continue;
-    if (tr.kind == TrackKind::Async) {
-      Slice* b = t.slices.data() + tr.firstSlice;
-      packRows(b, b + tr.sliceCount, 0, &tr.rows);
-      tr.nestedRows = tr.rows;
-    } else {
-      nestTrack(s, t, tr, sorted);
-    }
-  }
+// Tracks are independent: each thread takes the biggest track left. The
+// overlaps are counted afterwards in track order, so the import issues come
+// out the same on any number of threads.
+void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads) {
+  std::vector<std::uint32_t> bySize(t.tracks.size());
+  std::iota(bySize.begin(), bySize.end(), 0u);
+  std::stable_sort(bySize.begin(), bySize.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return t.tracks[a].sliceCount > t.tracks[b].sliceCount; });
+  std::vector<std::vector<std::uint32_t>> spilledOf(t.tracks.size());
+  const int parts = std::min<int>(partsFor(t.slices.size(), threads), static_cast<int>(t.tracks.size()));
+  std::atomic<std::size_t> next{0};
+  forEachPart(std::max(1, parts), [&](int) {
+    for (std::size_t k = next++; k < bySize.size(); k = next++) layOutTrack(t, t.tracks[bySize[k]], spilledOf[bySize[k]]);
+  });
+  for (const auto& spilled : spilledOf)
+    for (std::uint32_t j : spilled) countOverlap(s, t, t.slices[j], s.offsets[sorted.origin[j]]);
 }
 
 }  // namespace gapscope::detail

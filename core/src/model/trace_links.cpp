@@ -1,5 +1,8 @@
 // Flow binding, correlation indices, instants and counters for finish().
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -92,24 +95,25 @@ int phaseRank(char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; }
 // as known producer quirks, everything else that does not chain as a problem.
 class FlowIssues {
  public:
-  FlowIssues(BuilderState& s, const Trace& t) : s_(s), t_(t) {}
+  FlowIssues(const StringTable& strings, const Trace& t, ImportIssues& issues)
+      : strings_(strings), t_(t), issues_(issues) {}
 
   // A start that nothing finished.
   void orphanStart(const PendingFlow& e, std::uint32_t slice) {
     if (isLaunchFlow(e) && launchesNothing(slice)) {
       // Kineto starts a flow on synchronisation calls too; it ends only on a
       // cuda_sync record, which exists only when sync activities are traced.
-      s_.issues.addQuirk("sync_flow_without_end", e.offset,
+      issues_.addQuirk("sync_flow_without_end", e.offset,
                          "Kineto flow start on a synchronisation call with no cuda_sync record to end on");
       return;
     }
     if (isLaunchFlow(e) && isLaunch(slice)) {
-      s_.issues.add("launch_without_gpu_work", Severity::Warning, e.offset,
+      issues_.add("launch_without_gpu_work", Severity::Warning, e.offset,
                     "a launch call (kernel, memcpy, memset, graph) whose flow has no finish: its GPU work is not in "
                     "the trace");
       return;
     }
-    s_.issues.add("orphan_flow_start", Severity::Warning, e.offset,
+    issues_.add("orphan_flow_start", Severity::Warning, e.offset,
                   "flow start without a step or finish with the same id");
   }
 
@@ -117,26 +121,26 @@ class FlowIssues {
   // earlier chain of the same id, kNoIndex when there was none.
   void orphanEnd(const PendingFlow& e, std::uint32_t slice, std::uint32_t chainStart) {
     if (isLaunchFlow(e) && chainStart != kNoIndex && isLaunch(chainStart)) {
-      s_.issues.addQuirk("launch_flow_extra_end", e.offset,
+      issues_.addQuirk("launch_flow_extra_end", e.offset,
                          "further Kineto flow finish of one launch: a graph launch runs many kernels under one "
                          "correlation id and each gets a finish; the first is linked");
       return;
     }
     if (isLaunchFlow(e) && (launchesNothing(slice) || isSyncRecord(slice))) {
-      s_.issues.addQuirk("flow_end_on_non_launch_call", e.offset,
+      issues_.addQuirk("flow_end_on_non_launch_call", e.offset,
                          "Kineto flow finish on a runtime call that launches no GPU work (cudaStreamIsCapturing, "
                          "cudaEventQuery, ...) or on its cuda_sync record: it has no start by design");
       return;
     }
-    s_.issues.add("orphan_flow_end", Severity::Warning, e.offset,
+    issues_.add("orphan_flow_end", Severity::Warning, e.offset,
                   "flow step or finish without a start with the same id");
   }
 
  private:
   bool isLaunchFlow(const PendingFlow& e) const {
-    return flowKindFor(s_.strings.view(e.category)) == FlowKind::LaunchToGpu;
+    return flowKindFor(strings_.view(e.category)) == FlowKind::LaunchToGpu;
   }
-  std::string_view name(std::uint32_t slice) const { return s_.strings.view(t_.slices[slice].name); }
+  std::string_view name(std::uint32_t slice) const { return strings_.view(t_.slices[slice].name); }
   bool isRuntimeCall(std::uint32_t slice) const {
     const SliceKind k = t_.slices[slice].kind;
     return k == SliceKind::CudaRuntime || k == SliceKind::CudaDriver;
@@ -149,10 +153,11 @@ class FlowIssues {
                                     n.starts_with("cuMemset"));
   }
   bool launchesNothing(std::uint32_t slice) const { return isRuntimeCall(slice) && !isLaunch(slice); }
-  bool isSyncRecord(std::uint32_t slice) const { return s_.strings.view(t_.slices[slice].category) == "cuda_sync"; }
+  bool isSyncRecord(std::uint32_t slice) const { return strings_.view(t_.slices[slice].category) == "cuda_sync"; }
 
-  BuilderState& s_;
+  const StringTable& strings_;
   const Trace& t_;
+  ImportIssues& issues_;
 };
 
 // Binds each event to its slice. The events are in (category, id, time)
@@ -175,16 +180,21 @@ void bindEventsToSlices(std::vector<PendingFlow>& fl, const Trace& t, const std:
   });
 }
 
-void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
-  auto& fl = s.flows;
-  bindEventsToSlices(fl, t, trackMap, threads);
-  // Then chain them per (category, id); one id may carry several flows
-  // over time: each 's' starts a chain.
-  FlowIssues issues(s, t);
-  std::size_t i = 0;
-  while (i < fl.size()) {
+// What chaining one part of the events makes.
+struct ChainedPart {
+  std::vector<Flow> flows;
+  ImportIssues issues;
+};
+
+// Chains the events [from, to), whole (category, id) groups: one id may
+// carry several flows over time, and each 's' starts a chain.
+void chainGroups(const std::vector<PendingFlow>& fl, std::size_t from, std::size_t to, const StringTable& strings,
+                 const Trace& t, ChainedPart& out) {
+  FlowIssues issues(strings, t, out.issues);
+  std::size_t i = from;
+  while (i < to) {
     std::size_t j = i;
-    while (j < fl.size() && fl[j].category == fl[i].category && fl[j].id == fl[i].id) ++j;
+    while (j < to && fl[j].category == fl[i].category && fl[j].id == fl[i].id) ++j;
     std::uint32_t prev = kNoIndex;
     std::uint32_t chainStart = kNoIndex;  // the slice of the latest 's'
     const PendingFlow* openEvent = nullptr;
@@ -198,8 +208,8 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
       const PendingFlow& e = fl[k];
       const std::uint32_t slice = e.slice;
       if (slice == kNoIndex) {
-        s.issues.add("unbound_flow_point", Severity::Warning, e.offset,
-                     "flow event with no slice to bind to on its thread at its time");
+        out.issues.add("unbound_flow_point", Severity::Warning, e.offset,
+                       "flow event with no slice to bind to on its thread at its time");
         continue;
       }
       if (e.phase == 's') {
@@ -213,7 +223,7 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
         issues.orphanEnd(e, slice, chainStart);
         continue;
       }
-      t.flows.push_back({prev, slice, e.id, e.category, e.name, flowKindFor(s.strings.view(e.category))});
+      out.flows.push_back({prev, slice, e.id, e.category, e.name, flowKindFor(strings.view(e.category))});
       prev = slice;
       linked = true;
       if (e.phase == 'f') open = false;
@@ -221,6 +231,48 @@ void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& tr
     closeChain();
     i = j;
   }
+}
+
+// Where each part's events begin: near equal parts, each moved on to the
+// start of a (category, id) group, so that no chain is split.
+std::vector<std::size_t> groupAlignedStarts(const std::vector<PendingFlow>& fl, int parts) {
+  std::vector<std::size_t> starts(static_cast<std::size_t>(parts) + 1, fl.size());
+  starts[0] = 0;
+  for (int p = 1; p < parts; ++p) {
+    std::size_t b = std::max(partRange(fl.size(), parts, p).first, starts[static_cast<std::size_t>(p) - 1]);
+    while (b > 0 && b < fl.size() && fl[b].category == fl[b - 1].category && fl[b].id == fl[b - 1].id) ++b;
+    starts[static_cast<std::size_t>(p)] = b;
+  }
+  return starts;
+}
+
+// Binding and chaining run on the parts' threads; the parts' flows and
+// issues are then joined in part order, as one thread would have made them.
+void bindFlowsV1(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
+  auto& fl = s.flows;
+  bindEventsToSlices(fl, t, trackMap, threads);
+  const int parts = partsFor(fl.size(), threads);
+  const std::vector<std::size_t> starts = groupAlignedStarts(fl, parts);
+  // Made here, at most a flow per event: a part's thread that allocates
+  // gets a malloc arena of its own.
+  std::vector<ChainedPart> chained(static_cast<std::size_t>(parts));
+  for (std::size_t p = 0; p < chained.size(); ++p) chained[p].flows.reserve(starts[p + 1] - starts[p]);
+  forEachPart(parts, [&](int p) {
+    const auto at = static_cast<std::size_t>(p);
+    chainGroups(fl, starts[at], starts[at + 1], s.strings, t, chained[at]);
+  });
+  std::size_t total = t.flows.size();
+  std::vector<std::size_t> firstFlow(chained.size());
+  for (std::size_t p = 0; p < chained.size(); ++p) {
+    firstFlow[p] = total;
+    total += chained[p].flows.size();
+    s.issues.merge(chained[p].issues);
+  }
+  t.flows.resize(total);
+  forEachPart(parts, [&](int p) {
+    const auto at = static_cast<std::size_t>(p);
+    std::copy(chained[at].flows.begin(), chained[at].flows.end(), t.flows.begin() + static_cast<std::ptrdiff_t>(firstFlow[at]));
+  });
   fl = {};
 }
 
@@ -277,20 +329,107 @@ void bindFlows(BuilderState& s, Trace& t, const SortedSlices& sorted,
 
 namespace {
 
-void buildCorrelationIndices(Trace& t) {
-  std::vector<CorrelationIndex::Entry> gpu;
-  std::vector<CorrelationIndex::Entry> launch;
-  for (std::uint32_t j = 0; j < t.slices.size(); ++j) {
-    const Slice& sl = t.slices[j];
-    if (sl.correlation == kNoCorrelation) continue;
-    if (isGpuActivity(sl.kind)) gpu.emplace_back(sl.correlation, j);
-    else if (sl.kind == SliceKind::CudaRuntime || sl.kind == SliceKind::CudaDriver)
-      launch.emplace_back(sl.correlation, j);
+// The correlation index a slice goes into: GPU ops and the runtime or
+// driver calls that launched them.
+enum Side : std::size_t { kGpuSide = 0, kLaunchSide = 1, kSides = 2, kNoSide = 2 };
+
+Side correlationSide(const Slice& sl) {
+  if (sl.correlation == kNoCorrelation) return kNoSide;
+  if (isGpuActivity(sl.kind)) return kGpuSide;
+  if (sl.kind == SliceKind::CudaRuntime || sl.kind == SliceKind::CudaDriver) return kLaunchSide;
+  return kNoSide;
+}
+
+// How many ids one side holds, the lowest and the highest.
+struct IdSpan {
+  std::size_t count = 0;
+  std::int64_t low = std::numeric_limits<std::int64_t>::max();
+  std::int64_t high = std::numeric_limits<std::int64_t>::min();
+
+  void add(std::int64_t id) {
+    ++count;
+    low = std::min(low, id);
+    high = std::max(high, id);
   }
+  void add(const IdSpan& o) {
+    count += o.count;
+    low = std::min(low, o.low);
+    high = std::max(high, o.high);
+  }
+  // In unsigned arithmetic: ids may be anything an int64 holds.
+  std::uint64_t offsetOf(std::int64_t id) const {
+    return static_cast<std::uint64_t>(id) - static_cast<std::uint64_t>(low);
+  }
+  bool dense() const { return count > 0 && CorrelationIndex::denseFor(offsetOf(high), count); }
+};
+
+using SideSpans = std::array<IdSpan, kSides>;
+
+std::vector<SideSpans> spansByPart(const std::vector<Slice>& slices, int parts) {
+  std::vector<SideSpans> out(static_cast<std::size_t>(parts));
+  forEachPart(parts, [&](int p) {
+    SideSpans spans;  // on this thread's stack, not beside another part's
+    const auto [from, to] = partRange(slices.size(), parts, p);
+    for (std::size_t j = from; j < to; ++j) {
+      const Side side = correlationSide(slices[j]);
+      if (side != kNoSide) spans[side].add(slices[j].correlation);
+    }
+    out[static_cast<std::size_t>(p)] = spans;
+  });
+  return out;
+}
+
+// slot = min(slot, value), where another part's thread may write the same
+// slot (a graph launch's GPU ops share an id): the lowest index wins on any
+// number of threads.
+void lowerTo(std::uint32_t& slot, std::uint32_t value) {
+  std::atomic_ref<std::uint32_t> shared(slot);
+  std::uint32_t seen = shared.load(std::memory_order_relaxed);
+  while (value < seen && !shared.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+  }
+}
+
+// Dense ids (the usual case) go straight into a flat table from the slices,
+// with no (id, slice) pairs made and sorted: on millions of slices those
+// pairs, written to fresh memory, were most of the indices' time. Both
+// passes over the slices are split between the threads.
+void buildCorrelationIndices(Trace& t, int threads) {
+  const int parts = partsFor(t.slices.size(), threads);
+  const std::vector<SideSpans> byPart = spansByPart(t.slices, parts);
+  SideSpans total;
+  std::vector<std::array<std::size_t, kSides>> firstEntry(byPart.size());  // per part: where its pairs go
+  for (std::size_t p = 0; p < byPart.size(); ++p) {
+    for (std::size_t side = 0; side < kSides; ++side) {
+      firstEntry[p][side] = total[side].count;
+      total[side].add(byPart[p][side]);
+    }
+  }
+  std::array<std::vector<std::uint32_t>, kSides> tables;
+  std::array<std::vector<CorrelationIndex::Entry>, kSides> entries;
+  for (std::size_t side = 0; side < kSides; ++side) {
+    if (total[side].dense()) tables[side].assign(total[side].offsetOf(total[side].high) + 1, kNoIndex);
+    else entries[side].resize(total[side].count);
+  }
+  forEachPart(parts, [&](int p) {
+    std::array<std::size_t, kSides> next = firstEntry[static_cast<std::size_t>(p)];
+    const auto [from, to] = partRange(t.slices.size(), parts, p);
+    for (std::size_t j = from; j < to; ++j) {
+      const Slice& sl = t.slices[j];
+      const Side side = correlationSide(sl);
+      if (side == kNoSide) continue;
+      const auto index = static_cast<std::uint32_t>(j);
+      if (!tables[side].empty()) lowerTo(tables[side][total[side].offsetOf(sl.correlation)], index);
+      else entries[side][next[side]++] = {sl.correlation, index};
+    }
+  });
   // An id's first entry by slice index: slice order is time order on a
   // track, so a graph launch's first GPU op is the one found.
-  TraceAccess::gpuByCorrelation(t).build(std::move(gpu));
-  TraceAccess::launchByCorrelation(t).build(std::move(launch));
+  const std::array<CorrelationIndex*, kSides> indices = {&TraceAccess::gpuByCorrelation(t),
+                                                        &TraceAccess::launchByCorrelation(t)};
+  for (std::size_t side = 0; side < kSides; ++side) {
+    if (!tables[side].empty()) indices[side]->adoptTable(total[side].low, std::move(tables[side]));
+    else indices[side]->build(std::move(entries[side]));
+  }
 }
 
 void buildInstants(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
@@ -348,8 +487,8 @@ void buildCounters(BuilderState& s, Trace& t) {
 
 }  // namespace
 
-void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap) {
-  buildCorrelationIndices(t);
+void finishIndices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
+  buildCorrelationIndices(t, threads);
   buildInstants(s, t, trackMap);
   buildCounters(s, t);
   t.kernelInfos = std::move(s.kernelInfos);

@@ -21,6 +21,12 @@ class CorrelationIndex {
 
   // `entries` in any order.
   void build(std::vector<Entry> entries);
+  // Whether ids spanning `span` + 1 values for `entries` entries get the flat
+  // table: the one rule for build() and adoptTable().
+  static bool denseFor(std::uint64_t span, std::size_t entries) { return span < std::uint64_t{4} * entries; }
+  // Takes a flat table made by the caller: table[id - first] is the id's
+  // first slice index or kNoIndex (what build() makes of dense entries).
+  void adoptTable(std::int64_t first, std::vector<std::uint32_t> table);
   // The slice of this correlation, or kNoIndex (types.h) when none has it.
   std::uint32_t find(std::int64_t correlation) const;
   bool dense() const { return !table_.empty(); }
