@@ -206,11 +206,12 @@ std::vector<std::pair<int, int>> keyed(std::size_t n, int keys, unsigned seed) {
 }
 
 // Overlaps, graph launches and orphan flows: the same issues (counts, first
-// offsets) and correlation indices on one thread and eight, with dense ids
-// (the flat table) and sparse ones (the sorted pairs).
+// offsets), depths and correlation indices on one thread and eight, with
+// dense ids (the flat table) and sparse ones (the sorted pairs).
 TEST(ParallelFinish, SameIssuesAndIndicesWithDefects) {
   for (std::int64_t stride : {1, 1000}) {
     Shape shape;
+    shape.steps = 20001;  // the main thread's 100,005 slices nest in runs (cut between steps) and slide in runs
     shape.defects = true;
     shape.idStride = stride;
     const Trace one = build(shape, 1);

@@ -1,6 +1,7 @@
 // Track order, slice sort and depth assignment for TraceBuilder::finish().
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -147,6 +148,42 @@ PartStarts countByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>
   return ps;
 }
 
+// Copies sl[origin[b + i]] to sl[b + i] for i in [first, first + count),
+// on the parts' threads when there are many: no source is a destination.
+void copyApart(std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin, std::uint32_t b, std::uint32_t first,
+               std::uint32_t count, int threads) {
+  const int parts = partsFor(count, threads);
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(count, parts, p);
+    for (std::size_t i = first + from; i < first + to; ++i) sl[b + i] = sl[origin[b + i]];
+  });
+}
+
+// Moves the i-th slice of a track from origin[b + i] to b + i, the other
+// tracks' slices being out of the way. The shift (b + i - origin[b + i])
+// falls as i grows, so slices moving right form a prefix: they move last
+// to first, the others first to last. A run of slices no longer than its
+// shift reads nothing the run writes, so the run is copied on the parts'
+// threads; runs follow one another, each reading only places no run before
+// it wrote.
+void slideTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin, std::uint32_t b, std::uint32_t nb,
+                int threads) {
+  std::uint32_t rightMovers = 0;
+  while (rightMovers < nb && b + rightMovers > origin[b + rightMovers]) ++rightMovers;
+  for (std::uint32_t i = rightMovers; i < nb;) {
+    const std::uint32_t shift = origin[b + i] - (b + i);
+    const std::uint32_t run = std::clamp<std::uint32_t>(shift, 1, nb - i);
+    copyApart(sl, origin, b, i, run, threads);
+    i += run;
+  }
+  for (std::uint32_t end = rightMovers; end > 0;) {  // [.., end) left to move
+    const std::uint32_t shift = (b + end - 1) - origin[b + end - 1];
+    const std::uint32_t run = std::min(shift, end);
+    copyApart(sl, origin, b, end - run, run, threads);
+    end -= run;
+  }
+}
+
 // The same result as permuteByCycles when `origin` keeps file order inside
 // each track (a stable partition by track), in a few sequential passes: the
 // slices of the other tracks go to a side buffer, the biggest track's
@@ -184,13 +221,7 @@ bool partitionByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& 
     for (std::size_t i = from; i < to; ++i)
       if (sl[i].track != big) new (side + out++) Slice(sl[i]);
   });
-  // The i-th slice of the big track moves from origin[b + i] to b + i.
-  // That shift falls as i grows, so slices moving right form a prefix:
-  // move them last to first, the others first to last.
-  std::uint32_t rightMovers = 0;
-  while (rightMovers < nb && b + rightMovers > origin[b + rightMovers]) ++rightMovers;
-  for (std::uint32_t i = rightMovers; i < nb; ++i) sl[b + i] = sl[origin[b + i]];
-  for (std::uint32_t i = rightMovers; i-- > 0;) sl[b + i] = sl[origin[b + i]];
+  slideTrack(sl, origin, b, nb, parts);
   std::vector<std::vector<std::uint32_t>> nextOf = ps.start;  // (made here, as in originInFileOrder)
   forEachPart(parts, [&](int p) {
     const auto at = static_cast<std::size_t>(p);
@@ -327,28 +358,77 @@ void countOverlap(BuilderState& s, const Trace& t, const Slice& sl, std::uint64_
                "slice overlaps another on its track without nesting: shown on an extra row");
 }
 
-// Nests one track's slices; its spilled slices (in order) go to `spilled`
-// for the overlap counts. Touches nothing outside the track.
-void nestTrack(Trace& t, Track& tr, std::vector<std::uint32_t>& spilled) {
+// A run of one track's slices that starts with no slice open: it nests on
+// its own, and its depths and parents are those of the whole track's pass.
+struct NestRun {
+  std::uint32_t track = 0;
+  std::uint32_t from = 0;  // slice indices
+  std::uint32_t to = 0;
+  std::size_t depths = 0;               // nesting levels used
+  std::vector<std::uint32_t> spilled;   // in order
+};
+
+void nestRun(Trace& t, NestRun& run) {
   std::vector<std::uint32_t> stack;
-  std::size_t maxDepth = 0;
-  for (std::uint32_t j = tr.firstSlice; j < tr.firstSlice + tr.sliceCount; ++j) {
+  for (std::uint32_t j = run.from; j < run.to; ++j) {
     Slice& sl = t.slices[j];
     while (!stack.empty() && t.slices[stack.back()].end() <= sl.start) stack.pop_back();
     sl.parent = stack.empty() ? kNoIndex : stack.back();
     if (!stack.empty() && sl.end() > t.slices[stack.back()].end()) {
-      spilled.push_back(j);
+      run.spilled.push_back(j);
       continue;
     }
     sl.depth = static_cast<std::uint16_t>(stack.size());
-    maxDepth = std::max(maxDepth, stack.size() + 1);
+    run.depths = std::max(run.depths, stack.size() + 1);
     stack.push_back(j);
   }
-  tr.nestedRows = static_cast<std::uint16_t>(maxDepth);
+}
+
+// Splits track `k`'s slices into about `parts` runs, each starting at a
+// slice that starts once every slice before it has ended (a root with
+// nothing open: under Kineto a profiler step). The latest end before each
+// part is found on the parts' threads, then each part looks for its first
+// such slice; a part without one stays with the run before it.
+void addNestRuns(const Trace& t, std::uint32_t k, int parts, std::vector<NestRun>& runs) {
+  const Track& tr = t.tracks[k];
+  std::vector<TimeNs> latestEnd(static_cast<std::size_t>(parts), std::numeric_limits<TimeNs>::min());
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(tr.sliceCount, parts, p);
+    TimeNs latest = std::numeric_limits<TimeNs>::min();
+    for (std::size_t j = from; j < to; ++j) latest = std::max(latest, t.slices[tr.firstSlice + j].end());
+    latestEnd[static_cast<std::size_t>(p)] = latest;
+  });
+  std::vector<TimeNs> openUntil(static_cast<std::size_t>(parts), std::numeric_limits<TimeNs>::min());
+  for (std::size_t p = 1; p < openUntil.size(); ++p) openUntil[p] = std::max(openUntil[p - 1], latestEnd[p - 1]);
+  std::vector<std::uint32_t> freshAt(static_cast<std::size_t>(parts), kNoIndex);
+  forEachPart(parts, [&](int p) {
+    const auto [from, to] = partRange(tr.sliceCount, parts, p);
+    TimeNs open = openUntil[static_cast<std::size_t>(p)];
+    for (std::size_t j = from; j < to; ++j) {
+      const Slice& sl = t.slices[tr.firstSlice + j];
+      if (sl.start >= open) {
+        freshAt[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(tr.firstSlice + j);
+        return;
+      }
+      open = std::max(open, sl.end());
+    }
+  });
+  freshAt[0] = tr.firstSlice;
+  const std::uint32_t end = tr.firstSlice + tr.sliceCount;
+  for (std::size_t p = 0; p < freshAt.size(); ++p) {
+    if (freshAt[p] == kNoIndex) continue;
+    if (!runs.empty() && runs.back().track == k) runs.back().to = freshAt[p];
+    NestRun run;
+    run.track = k;
+    run.from = freshAt[p];
+    run.to = end;
+    runs.push_back(std::move(run));
+  }
+}
+
+// The spilled slices on rows below the nested ones, in the sorted order.
+void placeSpilled(Trace& t, Track& tr, const std::vector<std::uint32_t>& spilled) {
   tr.rows = tr.nestedRows;
-  if (spilled.empty()) return;
-  // Spilled slices keep their place in the sorted order; give them rows
-  // below the nested ones.
   std::vector<TimeNs> rowEnd;
   for (std::uint32_t j : spilled) {
     Slice& sl = t.slices[j];
@@ -362,35 +442,60 @@ void nestTrack(Trace& t, Track& tr, std::vector<std::uint32_t>& spilled) {
   tr.rows = static_cast<std::uint16_t>(tr.nestedRows + rowEnd.size());
 }
 
-void layOutTrack(Trace& t, Track& tr, std::vector<std::uint32_t>& spilled) {
-  if (tr.sliceCount == 0) return;
-  if (tr.kind == TrackKind::Async) {
-    Slice* b = t.slices.data() + tr.firstSlice;
-    packRows(b, b + tr.sliceCount, 0, &tr.rows);
-    tr.nestedRows = tr.rows;
-  } else {
-    nestTrack(t, tr, spilled);
-  }
-}
-
 }  // namespace
 
-// Tracks are independent: each thread takes the biggest track left. The
-// overlaps are counted afterwards in track order, so the import issues come
-// out the same on any number of threads.
+// Nested tracks are cut into runs with nothing open at their starts (a
+// big track into about one per thread), and the runs nest on the threads,
+// the biggest first; async tracks pack a track per thread. Rows, spill rows
+// and overlap counts are then joined in track order, as one pass makes them,
+// so the trace and its import issues are the same on any number of threads.
 void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads) {
-  std::vector<std::uint32_t> bySize(t.tracks.size());
+  const int parts = partsFor(t.slices.size(), threads);
+  std::vector<NestRun> runs;
+  std::vector<std::uint32_t> asyncTracks;
+  for (std::uint32_t k = 0; k < t.tracks.size(); ++k) {
+    const Track& tr = t.tracks[k];
+    if (tr.sliceCount == 0) continue;
+    if (tr.kind == TrackKind::Async) {
+      asyncTracks.push_back(k);
+      continue;
+    }
+    const auto share = static_cast<int>(static_cast<std::uint64_t>(tr.sliceCount) * static_cast<std::uint64_t>(parts) /
+                                        std::max<std::size_t>(t.slices.size(), 1));
+    addNestRuns(t, k, tr.sliceCount > kParallelAbove ? std::max(1, share) : 1, runs);
+  }
+  std::vector<std::uint32_t> bySize(runs.size());
   std::iota(bySize.begin(), bySize.end(), 0u);
-  std::stable_sort(bySize.begin(), bySize.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return t.tracks[a].sliceCount > t.tracks[b].sliceCount; });
-  std::vector<std::vector<std::uint32_t>> spilledOf(t.tracks.size());
-  const int parts = std::min<int>(partsFor(t.slices.size(), threads), static_cast<int>(t.tracks.size()));
-  std::atomic<std::size_t> next{0};
-  forEachPart(std::max(1, parts), [&](int) {
-    for (std::size_t k = next++; k < bySize.size(); k = next++) layOutTrack(t, t.tracks[bySize[k]], spilledOf[bySize[k]]);
+  std::stable_sort(bySize.begin(), bySize.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return runs[a].to - runs[a].from > runs[b].to - runs[b].from;
   });
-  for (const auto& spilled : spilledOf)
+  std::atomic<std::size_t> next{0};
+  forEachPart(std::min<int>(parts, static_cast<int>(std::max<std::size_t>(1, runs.size() + asyncTracks.size()))),
+              [&](int) {
+                for (std::size_t k = next++; k < bySize.size() + asyncTracks.size(); k = next++) {
+                  if (k < bySize.size()) {
+                    nestRun(t, runs[bySize[k]]);
+                  } else {
+                    Track& tr = t.tracks[asyncTracks[k - bySize.size()]];
+                    Slice* b = t.slices.data() + tr.firstSlice;
+                    packRows(b, b + tr.sliceCount, 0, &tr.rows);
+                    tr.nestedRows = tr.rows;
+                  }
+                }
+              });
+  for (std::size_t r = 0; r < runs.size();) {
+    const std::uint32_t k = runs[r].track;
+    std::vector<std::uint32_t> spilled;
+    std::size_t depths = 0;
+    for (; r < runs.size() && runs[r].track == k; ++r) {
+      depths = std::max(depths, runs[r].depths);
+      spilled.insert(spilled.end(), runs[r].spilled.begin(), runs[r].spilled.end());
+    }
+    Track& tr = t.tracks[k];
+    tr.nestedRows = static_cast<std::uint16_t>(depths);
+    placeSpilled(t, tr, spilled);
     for (std::uint32_t j : spilled) countOverlap(s, t, t.slices[j], s.offsets[sorted.origin[j]]);
+  }
 }
 
 }  // namespace gapscope::detail
