@@ -322,17 +322,27 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
 
 namespace {
 
-// Greedy interval partitioning: each slice to the first row free at its start.
-void packRows(Slice* begin, Slice* end, std::uint16_t firstRow, std::uint16_t* rowsUsed) {
+// Greedy interval partitioning: each slice, in order, to the first row
+// free at its start, rows counted from `firstRow`; returns the rows used.
+template <typename SliceAt>
+std::size_t packRows(std::size_t count, SliceAt sliceAt, std::uint16_t firstRow) {
   std::vector<TimeNs> rowEnd;
-  for (Slice* p = begin; p != end; ++p) {
+  for (std::size_t i = 0; i < count; ++i) {
+    Slice& sl = sliceAt(i);
     std::size_t r = 0;
-    while (r < rowEnd.size() && rowEnd[r] > p->start) ++r;
-    if (r == rowEnd.size()) rowEnd.push_back(p->end());
-    else rowEnd[r] = p->end();
-    p->depth = static_cast<std::uint16_t>(firstRow + r);
+    while (r < rowEnd.size() && rowEnd[r] > sl.start) ++r;
+    if (r == rowEnd.size()) rowEnd.push_back(sl.end());
+    else rowEnd[r] = sl.end();
+    sl.depth = static_cast<std::uint16_t>(firstRow + r);
   }
-  *rowsUsed = static_cast<std::uint16_t>(firstRow + rowEnd.size());
+  return rowEnd.size();
+}
+
+// An async track's slices, every one on a row of its own packing.
+void packAsyncTrack(Trace& t, Track& tr) {
+  Slice* first = t.slices.data() + tr.firstSlice;
+  tr.rows = static_cast<std::uint16_t>(packRows(tr.sliceCount, [&](std::size_t i) -> Slice& { return first[i]; }, 0));
+  tr.nestedRows = tr.rows;
 }
 
 // A slice that overlaps the open one without nesting. Two shapes come from
@@ -428,31 +438,16 @@ void addNestRuns(const Trace& t, std::uint32_t k, int parts, std::vector<NestRun
 
 // The spilled slices on rows below the nested ones, in the sorted order.
 void placeSpilled(Trace& t, Track& tr, const std::vector<std::uint32_t>& spilled) {
-  tr.rows = tr.nestedRows;
-  std::vector<TimeNs> rowEnd;
-  for (std::uint32_t j : spilled) {
-    Slice& sl = t.slices[j];
-    sl.flags |= kSliceSpilled;
-    std::size_t r = 0;
-    while (r < rowEnd.size() && rowEnd[r] > sl.start) ++r;
-    if (r == rowEnd.size()) rowEnd.push_back(sl.end());
-    else rowEnd[r] = sl.end();
-    sl.depth = static_cast<std::uint16_t>(tr.nestedRows + r);
-  }
-  tr.rows = static_cast<std::uint16_t>(tr.nestedRows + rowEnd.size());
+  for (std::uint32_t j : spilled) t.slices[j].flags |= kSliceSpilled;
+  const std::size_t rows = packRows(spilled.size(), [&](std::size_t i) -> Slice& { return t.slices[spilled[i]]; },
+                                    tr.nestedRows);
+  tr.rows = static_cast<std::uint16_t>(tr.nestedRows + rows);
 }
 
-}  // namespace
-
-// Nested tracks are cut into runs with nothing open at their starts (a
-// big track into about one per thread), and the runs nest on the threads,
-// the biggest first; async tracks pack a track per thread. Rows, spill rows
-// and overlap counts are then joined in track order, as one pass makes them,
-// so the trace and its import issues are the same on any number of threads.
-void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads) {
-  const int parts = partsFor(t.slices.size(), threads);
+// Nested tracks cut into runs (a big one into about its share of `parts`),
+// in track order; async tracks (packed whole) listed apart.
+std::vector<NestRun> cutIntoRuns(const Trace& t, int parts, std::vector<std::uint32_t>& asyncTracks) {
   std::vector<NestRun> runs;
-  std::vector<std::uint32_t> asyncTracks;
   for (std::uint32_t k = 0; k < t.tracks.size(); ++k) {
     const Track& tr = t.tracks[k];
     if (tr.sliceCount == 0) continue;
@@ -464,25 +459,39 @@ void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int thr
                                         std::max<std::size_t>(t.slices.size(), 1));
     addNestRuns(t, k, tr.sliceCount > kParallelAbove ? std::max(1, share) : 1, runs);
   }
+  return runs;
+}
+
+// Nests the runs and packs the async tracks on up to `parts` threads, each
+// taking the biggest piece of work left.
+void layOutOnThreads(Trace& t, std::vector<NestRun>& runs, const std::vector<std::uint32_t>& asyncTracks, int parts) {
   std::vector<std::uint32_t> bySize(runs.size());
   std::iota(bySize.begin(), bySize.end(), 0u);
   std::stable_sort(bySize.begin(), bySize.end(), [&](std::uint32_t a, std::uint32_t b) {
     return runs[a].to - runs[a].from > runs[b].to - runs[b].from;
   });
+  const std::size_t pieces = bySize.size() + asyncTracks.size();
   std::atomic<std::size_t> next{0};
-  forEachPart(std::min<int>(parts, static_cast<int>(std::max<std::size_t>(1, runs.size() + asyncTracks.size()))),
-              [&](int) {
-                for (std::size_t k = next++; k < bySize.size() + asyncTracks.size(); k = next++) {
-                  if (k < bySize.size()) {
-                    nestRun(t, runs[bySize[k]]);
-                  } else {
-                    Track& tr = t.tracks[asyncTracks[k - bySize.size()]];
-                    Slice* b = t.slices.data() + tr.firstSlice;
-                    packRows(b, b + tr.sliceCount, 0, &tr.rows);
-                    tr.nestedRows = tr.rows;
-                  }
-                }
-              });
+  forEachPart(std::min<int>(parts, static_cast<int>(std::max<std::size_t>(1, pieces))), [&](int) {
+    for (std::size_t k = next++; k < pieces; k = next++) {
+      if (k < bySize.size()) nestRun(t, runs[bySize[k]]);
+      else packAsyncTrack(t, t.tracks[asyncTracks[k - bySize.size()]]);
+    }
+  });
+}
+
+}  // namespace
+
+// Nested tracks are cut into runs with nothing open at their starts (a
+// big track into about one per thread), and the runs nest on the threads,
+// the biggest first; async tracks pack a track per thread. Rows, spill rows
+// and overlap counts are then joined in track order, as one pass makes them,
+// so the trace and its import issues are the same on any number of threads.
+void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads) {
+  const int parts = partsFor(t.slices.size(), threads);
+  std::vector<std::uint32_t> asyncTracks;
+  std::vector<NestRun> runs = cutIntoRuns(t, parts, asyncTracks);
+  layOutOnThreads(t, runs, asyncTracks, parts);
   for (std::size_t r = 0; r < runs.size();) {
     const std::uint32_t k = runs[r].track;
     std::vector<std::uint32_t> spilled;
