@@ -223,8 +223,11 @@ TEST(ParallelFinish, SameIssuesAndIndicesWithDefects) {
     expectIndicesFound(one);
     expectIndicesFound(many);
     // The first kernel of each stream has no device: the next one names it.
-    for (const Track& tr : many.tracks)
-      if (tr.kind == TrackKind::GpuStream) EXPECT_EQ(tr.device, 0) << "stream " << tr.stream;
+    for (const Track& tr : many.tracks) {
+      if (tr.kind == TrackKind::GpuStream) {
+        EXPECT_EQ(tr.device, 0) << "stream " << tr.stream;
+      }
+    }
   }
 }
 
