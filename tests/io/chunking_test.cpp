@@ -179,9 +179,10 @@ INSTANTIATE_TEST_SUITE_P(Threads, ShrinkingFile, ::testing::Values(1, 2, 3));
 
 namespace {
 
-// Parsers by the text's size: one per 64 MiB, at least 2, never more than
-// the cores allow; an unknown size (a pipe) gets what the cores allow.
-TEST(ParserThreads, OneBelow64MiBThenOnePer64MiBUpToWhatTheCoresAllow) {
+// Parsers by the text's size: one below 64 MiB, then one per 32 MiB, at
+// least 2, never more than the cores allow; an unknown size (a pipe) gets
+// what the cores allow.
+TEST(ParserThreads, OneBelow64MiBThenOnePer32MiBUpToWhatTheCoresAllow) {
   using gapscope::io::defaultParserThreads;
   using gapscope::io::parserThreadsFor;
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
@@ -192,10 +193,41 @@ TEST(ParserThreads, OneBelow64MiBThenOnePer64MiBUpToWhatTheCoresAllow) {
   EXPECT_EQ(parserThreadsFor(1), 1);
   EXPECT_EQ(parserThreadsFor(64 * kMiB - 1), 1);
   EXPECT_EQ(parserThreadsFor(64 * kMiB), 2);
-  EXPECT_EQ(parserThreadsFor(100 * kMiB), 2);
-  EXPECT_EQ(parserThreadsFor(5 * 64 * kMiB), std::min(5, cores));
-  EXPECT_EQ(parserThreadsFor(5 * 64 * kMiB - 1), std::min(4, cores));
+  EXPECT_EQ(parserThreadsFor(96 * kMiB - 1), 2);
+  EXPECT_EQ(parserThreadsFor(96 * kMiB), std::min(3, cores));
+  EXPECT_EQ(parserThreadsFor(10 * 32 * kMiB), std::min(10, cores));
+  EXPECT_EQ(parserThreadsFor(10 * 32 * kMiB - 1), std::min(9, cores));
   EXPECT_EQ(parserThreadsFor(std::uint64_t{1} << 40), cores);
+}
+
+// Chunks: the biggest power of two from 64 KiB to 1 MiB such that all the
+// parsers' chunks together are at most 1/128 of the text; 1 MiB for gzip.
+TEST(ChunkBytes, AllParsersChunksTogetherAtMostA128thOfTheText) {
+  using gapscope::io::defaultChunkBytes;
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  constexpr std::size_t kKiB = 1024;
+  EXPECT_EQ(defaultChunkBytes(0, false, 1), 64 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(10 * kMiB, false, 1), 64 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(16 * kMiB, false, 1), 128 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(16 * kMiB - 1, false, 1), 64 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(30 * kMiB, false, 1), 128 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(100 * kMiB, false, 3), 256 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(500 * kMiB, false, 14), 256 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(500 * kMiB, false, 7), 512 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(4096 * kMiB, false, 14), 1024 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(100 * kMiB, true, 3), 1024 * kKiB);
+  for (std::uint64_t text : {64 * kMiB, 333 * kMiB, 1500 * kMiB}) {
+    for (int parsers : {2, 5, 14}) {
+      const std::size_t chunk = defaultChunkBytes(text, false, parsers);
+      // The biggest power of two within the share, unless 64 KiB or 1 MiB bound it.
+      if (chunk > 64 * kKiB) {
+        EXPECT_LE(chunk * static_cast<std::uint64_t>(parsers), text / 128) << text << " " << parsers;
+      }
+      if (chunk < 1024 * kKiB) {
+        EXPECT_GT(2 * chunk * static_cast<std::uint64_t>(parsers), text / 128) << text << " " << parsers;
+      }
+    }
+  }
 }
 
 }  // namespace

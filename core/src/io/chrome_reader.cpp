@@ -31,14 +31,34 @@ int defaultParserThreads() {
 // against 0.041 to 0.044 s with two parsers, at 0.61x of the file instead
 // of 0.68 to 0.72x; 30 MB in the same 0.09 s at 0.40x instead of 0.45 to
 // 0.48x; at 100 MB two parsers were faster (0.19 s against 0.22 to 0.24 s)
-// (docs/reader.md, "One parser").
+// (docs/reader.md, "One parser"). Above, one per 32 MiB, with chunks that
+// shrink as the parsers grow in number: on 16 cores a 500 MB trace read by
+// 14 parsers with 256 KiB chunks took 0.129 to 0.151 s at 0.30 to 0.31x of
+// its size, by 7 with 1 MiB chunks 0.176 to 0.187 s at 0.31 to 0.32x
+// (docs/performance.md).
 int parserThreadsFor(std::uint64_t textBytes) {
-  constexpr std::uint64_t kPerParser = std::uint64_t{64} << 20;
+  constexpr std::uint64_t kOneParserBelow = std::uint64_t{64} << 20;
+  constexpr std::uint64_t kPerParser = std::uint64_t{32} << 20;
   const int cores = defaultParserThreads();
   if (textBytes == 0) return cores;
-  if (textBytes < kPerParser) return 1;
+  if (textBytes < kOneParserBelow) return 1;
   const std::uint64_t bySize = textBytes / kPerParser;
   return static_cast<int>(std::clamp<std::uint64_t>(bySize, 2, static_cast<std::uint64_t>(cores)));
+}
+
+// The chunks in flight and each parser's index are sized by the chunk, a
+// fixed cost that dominated small traces: a 30 MB trace peaked at 21 to 23
+// MB with 1 MiB chunks and 14 to 15 MB with 128 KiB, at the same speed
+// (docs/reader.md). A .json.gz keeps 1 MiB: 512 KiB made a 100 MB trace's
+// load 10 to 15 % slower for 5 to 8 MB less (0.41x of the text instead of
+// 0.40 to 0.46x).
+std::size_t defaultChunkBytes(std::uint64_t textBytes, bool compressed, int parsers) {
+  constexpr std::size_t kMost = 1u << 20;
+  if (compressed) return kMost;
+  const std::uint64_t share = textBytes / 128 / static_cast<std::uint64_t>(std::max(1, parsers));
+  std::size_t chunk = 64 << 10;
+  while (chunk < kMost && std::uint64_t{chunk} * 2 <= share) chunk *= 2;
+  return chunk;
 }
 
 namespace {
@@ -123,21 +143,6 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
   return r;
 }
 
-// About 1/256 of the text, a power of two from 64 KiB to 1 MiB. The chunks
-// in flight and each parser's index are sized by the chunk, a fixed cost
-// that dominated small traces: a 30 MB trace peaked at 21 to 23 MB with
-// 1 MiB chunks and 14 to 15 MB with 128 KiB, at the same speed
-// (docs/reader.md). A .json.gz keeps 1 MiB: its producer inflates a chunk
-// at a time, and 512 KiB made a 100 MB trace's load 10 to 15 % slower for
-// 5 to 8 MB less (0.41x of the text instead of 0.40 to 0.46x).
-std::size_t defaultChunkBytes(const ByteSource& source) {
-  constexpr std::size_t kMost = 1u << 20;
-  if (source.compressed()) return kMost;
-  std::size_t chunk = 64 << 10;
-  while (chunk < kMost && std::uint64_t{chunk} * 256 < source.storedSize()) chunk *= 2;
-  return chunk;
-}
-
 int threadsFor(const LoadOptions& options, const ByteSource& source) {
   if (options.threads > 0) return options.threads;
   const int threads = parserThreadsFor(source.expectedTextBytes());
@@ -150,7 +155,8 @@ int threadsFor(const LoadOptions& options, const ByteSource& source) {
 PipelineConfig configFor(const LoadOptions& options, int threads, ArgsStorage storage, const ByteSource& source) {
   PipelineConfig cfg;
   cfg.threads = threads;
-  cfg.chunkBytes = options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source);
+  cfg.chunkBytes =
+      options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source.expectedTextBytes(), source.compressed(), threads);
   if (options.maxEventBytes) cfg.maxEventBytes = options.maxEventBytes;
   cfg.storage = storage;
   cfg.progress = options.progress;

@@ -20,10 +20,16 @@ namespace gapscope::io {
 int defaultParserThreads();
 
 // Parser threads for a text of this many bytes (0: unknown): those above,
-// but no more than one per 64 MiB, and at least 2; one below 64 MiB. Each
-// parser holds its chunks and their builders: fourteen made a 500 MB trace
-// peak at 0.37x of its size instead of 0.34x, for no speed at that size.
+// but no more than one per 32 MiB, and at least 2; one below 64 MiB. Each
+// parser holds about a chunk and its builder, so the chunks shrink as the
+// parsers grow in number (defaultChunkBytes).
 int parserThreadsFor(std::uint64_t textBytes);
+
+// The text is cut into chunks of this size when LoadOptions::chunkBytes is
+// 0: the biggest power of two from 64 KiB to 1 MiB such that the chunks of
+// all `parsers` together are at most 1/128 of the text; 1 MiB for a
+// .json.gz (its producer inflates a chunk at a time).
+std::size_t defaultChunkBytes(std::uint64_t textBytes, bool compressed, int parsers);
 
 struct LoadOptions {
   // Parser threads (finish() uses as many); 0: parserThreadsFor the text,
