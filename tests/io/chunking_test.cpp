@@ -179,10 +179,10 @@ INSTANTIATE_TEST_SUITE_P(Threads, ShrinkingFile, ::testing::Values(1, 2, 3));
 
 namespace {
 
-// Parsers by the text's size: one below 64 MiB, then one per 32 MiB, at
+// Parsers by the text's size: one below 64 MiB, then one per 16 MiB, at
 // least 2, never more than the cores allow; an unknown size (a pipe) gets
 // what the cores allow.
-TEST(ParserThreads, OneBelow64MiBThenOnePer32MiBUpToWhatTheCoresAllow) {
+TEST(ParserThreads, OneBelow64MiBThenOnePer16MiBUpToWhatTheCoresAllow) {
   using gapscope::io::defaultParserThreads;
   using gapscope::io::parserThreadsFor;
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
@@ -192,11 +192,11 @@ TEST(ParserThreads, OneBelow64MiBThenOnePer32MiBUpToWhatTheCoresAllow) {
   EXPECT_EQ(parserThreadsFor(0), cores);
   EXPECT_EQ(parserThreadsFor(1), 1);
   EXPECT_EQ(parserThreadsFor(64 * kMiB - 1), 1);
-  EXPECT_EQ(parserThreadsFor(64 * kMiB), 2);
-  EXPECT_EQ(parserThreadsFor(96 * kMiB - 1), 2);
-  EXPECT_EQ(parserThreadsFor(96 * kMiB), std::min(3, cores));
-  EXPECT_EQ(parserThreadsFor(10 * 32 * kMiB), std::min(10, cores));
-  EXPECT_EQ(parserThreadsFor(10 * 32 * kMiB - 1), std::min(9, cores));
+  EXPECT_EQ(parserThreadsFor(64 * kMiB), std::min(4, cores));
+  EXPECT_EQ(parserThreadsFor(80 * kMiB - 1), std::min(4, cores));
+  EXPECT_EQ(parserThreadsFor(80 * kMiB), std::min(5, cores));
+  EXPECT_EQ(parserThreadsFor(9 * 16 * kMiB), std::min(9, cores));
+  EXPECT_EQ(parserThreadsFor(9 * 16 * kMiB - 1), std::min(8, cores));
   EXPECT_EQ(parserThreadsFor(std::uint64_t{1} << 40), cores);
 }
 

@@ -31,14 +31,15 @@ int defaultParserThreads() {
 // against 0.041 to 0.044 s with two parsers, at 0.61x of the file instead
 // of 0.68 to 0.72x; 30 MB in the same 0.09 s at 0.40x instead of 0.45 to
 // 0.48x; at 100 MB two parsers were faster (0.19 s against 0.22 to 0.24 s)
-// (docs/reader.md, "One parser"). Above, one per 32 MiB, with chunks that
+// (docs/reader.md, "One parser"). Above, one per 16 MiB, with chunks that
 // shrink as the parsers grow in number: on 16 cores a 500 MB trace read by
 // 14 parsers with 256 KiB chunks took 0.129 to 0.151 s at 0.30 to 0.31x of
-// its size, by 7 with 1 MiB chunks 0.176 to 0.187 s at 0.31 to 0.32x
-// (docs/performance.md).
+// its size, by 7 with 1 MiB chunks 0.176 to 0.187 s at 0.31 to 0.32x; a
+// 100 MB one by 5 with 128 KiB chunks 0.054 to 0.056 s, by 2 with 256 KiB
+// 0.094 to 0.101 s, both at 0.32 to 0.35x (docs/reader.md).
 int parserThreadsFor(std::uint64_t textBytes) {
   constexpr std::uint64_t kOneParserBelow = std::uint64_t{64} << 20;
-  constexpr std::uint64_t kPerParser = std::uint64_t{32} << 20;
+  constexpr std::uint64_t kPerParser = std::uint64_t{16} << 20;
   const int cores = defaultParserThreads();
   if (textBytes == 0) return cores;
   if (textBytes < kOneParserBelow) return 1;

@@ -20,7 +20,7 @@ namespace gapscope::io {
 int defaultParserThreads();
 
 // Parser threads for a text of this many bytes (0: unknown): those above,
-// but no more than one per 32 MiB, and at least 2; one below 64 MiB. Each
+// but no more than one per 16 MiB, and at least 2; one below 64 MiB. Each
 // parser holds about a chunk and its builder, so the chunks shrink as the
 // parsers grow in number (defaultChunkBytes).
 int parserThreadsFor(std::uint64_t textBytes);
