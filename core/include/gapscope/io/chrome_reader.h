@@ -27,8 +27,9 @@ int parserThreadsFor(std::uint64_t textBytes);
 
 // The text is cut into chunks of this size when LoadOptions::chunkBytes is
 // 0: the biggest power of two from 64 KiB to 1 MiB such that the chunks of
-// all `parsers` together are at most 1/128 of the text; 1 MiB for a
-// .json.gz (its producer inflates a chunk at a time).
+// all `parsers` together are at most 1/128 of the text, or each at most
+// 1/128 with one or two parsers; 1 MiB for a .json.gz (its producer
+// inflates a chunk at a time).
 std::size_t defaultChunkBytes(std::uint64_t textBytes, bool compressed, int parsers);
 
 struct LoadOptions {
