@@ -43,9 +43,9 @@ struct LoadOptions {
   // Set to true from any thread to stop loading; the result is then `cancelled`
   // (and holds no trace). Checked between chunks.
   const std::atomic<bool>* cancel = nullptr;
-  // Size of the pieces the text is cut into for parsing; 0 means about
-  // 1/256 of a plain file or text in memory, 64 KiB to 1 MiB, and 1 MiB for
-  // .json.gz. Tests set it small to exercise the cutting.
+  // Size of the pieces the text is cut into for parsing; 0 means
+  // defaultChunkBytes for the text and the parsers (64 KiB to 1 MiB, 1 MiB
+  // for .json.gz). Tests set it small to exercise the cutting.
   std::size_t chunkBytes = 0;
   // The largest single event held whole for parsing; 0 means 64 MiB, and
   // it is never less than chunkBytes. A bigger event is checked, dropped and
