@@ -58,6 +58,10 @@ ssize_t readAfterHead(int fd, std::string& head, char* dst, std::size_t n) {
 
 }  // namespace
 
+std::string readErrorAt(std::uint64_t offset, int err) {
+  return "read error at byte " + std::to_string(offset) + ": " + std::strerror(err);
+}
+
 std::string fileGotShorterAt(std::uint64_t offset) {
   return "read error at byte " + std::to_string(offset) + ": the file got shorter while loading";
 }
@@ -74,7 +78,7 @@ class PlainFileSource final : public ByteSource {
     if (!error_.empty()) return 0;
     ssize_t r = readAfterHead(fd_.get(), head_, dst, n);
     if (r < 0) {
-      error_ = std::string("read error at byte ") + std::to_string(consumed_) + ": " + std::strerror(errno);
+      error_ = readErrorAt(consumed_, errno);
       return 0;
     }
     // A file of known size that ends early is cut while it is read.

@@ -43,6 +43,8 @@ class ByteSource {
   bool endedEarly_ = false;
 };
 
+// The error of a read that failed with `err` (errno) at `offset`.
+std::string readErrorAt(std::uint64_t offset, int err);
 // The error of a plain file that ends before the size it had when opened.
 std::string fileGotShorterAt(std::uint64_t offset);
 

@@ -192,9 +192,14 @@ class Pipeline {
 
   // The events array, from `begin` (`carry`: its text already read).
   void produceEvents(const std::string& carry, std::uint64_t begin) {
-    if (useMapping()) produceMapped(begin);
-    else if (parsersRead()) produceRanges(begin);
-    else produceChunks(carry, begin);
+    switch (eventsRead()) {
+      case EventsRead::Mapped:
+        return produceMapped(begin);
+      case EventsRead::ByParsers:
+        return produceRanges(begin);
+      case EventsRead::ByProducer:
+        return produceChunks(carry, begin);
+    }
   }
 
   // Walks the top level as a stream until the events array starts; returns
@@ -323,14 +328,24 @@ class Pipeline {
     if (pool_.size() < maxInFlight_) pool_.push_back(std::move(b));
   }
 
-  // Plain files are read() into recycled buffers; GAPSCOPE_READ_MODE=map
-  // maps each chunk instead (to compare: docs/reader.md, "Reading or
-  // mapping": mapping and unmapping a chunk at a time cost more than the
-  // copy on both machines measured).
-  bool useMapping() const {
-    const char* mode = std::getenv("GAPSCOPE_READ_MODE");
-    if (!mode || std::string_view(mode) != "map") return false;
-    return src_.fileDescriptor() >= 0 && src_.storedSize() > 0;
+  enum class EventsRead { ByProducer, ByParsers, Mapped };
+
+  // How the events' text is read. A plain file with more than one parser:
+  // each parser reads its own chunk's text, which is then still in its
+  // core's cache when it parses it; read by the producer, it came from
+  // another core's (docs/reader.md, "Each parser reads its own text").
+  // Otherwise (gzip, a pipe, text in memory, one parser) the producer reads
+  // it. GAPSCOPE_READ_MODE, to compare: "producer" reads a plain file on the
+  // producer, "map" maps each chunk (docs/reader.md, "Reading or mapping":
+  // mapping and unmapping a chunk at a time cost more than the copy on both
+  // machines measured).
+  EventsRead eventsRead() const {
+    if (src_.fileDescriptor() < 0 || src_.storedSize() == 0) return EventsRead::ByProducer;
+    const char* set = std::getenv("GAPSCOPE_READ_MODE");
+    const std::string_view mode = set ? set : "";
+    if (mode == "map") return EventsRead::Mapped;
+    if (inlineParser_ || mode == "producer") return EventsRead::ByProducer;
+    return EventsRead::ByParsers;
   }
 
   // Plain files: each chunk maps its own copy-on-write view of the file (see
@@ -399,25 +414,13 @@ class Pipeline {
       if (r <= 0) {
         std::lock_guard lock(mu_);
         if (producerError_.empty()) {
-          producerError_ = r == 0 ? fileGotShorterAt(offset + done)
-                                  : "read error at byte " + std::to_string(offset + done) + ": " + std::strerror(errno);
+          producerError_ = r == 0 ? fileGotShorterAt(offset + done) : readErrorAt(offset + done, errno);
         }
         return false;
       }
       done += static_cast<std::size_t>(r);
     }
     return true;
-  }
-
-  // Plain files with more than one parser: each parser reads its own
-  // chunk's text, which is then still in its core's cache when it parses
-  // it; read by the producer, it came from another core's (docs/reader.md,
-  // "Each parser reads its own text"). GAPSCOPE_READ_MODE=producer reads
-  // on the producer instead, to compare.
-  bool parsersRead() const {
-    if (inlineParser_ || src_.fileDescriptor() < 0 || src_.storedSize() == 0) return false;
-    const char* mode = std::getenv("GAPSCOPE_READ_MODE");
-    return !mode || std::string_view(mode) != "producer";
   }
 
   // The producer only finds where each chunk ends, reading the last bytes
