@@ -166,6 +166,23 @@ TEST(Golden, MetadataNamesLabelsAndSortIndices) {
                      "issue metadata_missing_value info x1\n"));
 }
 
+// Many writers stamp metadata "ts": 0 (or leave it out); it names a process
+// or thread and is no time: the span is the events' (here 5000..7000 ns), not
+// 0..7000, which would print a span of days for a Kineto-like trace.
+TEST(Golden, MetadataTimestampsAreNoPartOfTheSpan) {
+  EXPECT_EQ(dumpOf(R"({"traceEvents":[
+    {"ph":"M","name":"process_name","ts":0,"pid":1,"tid":0,"args":{"name":"python"}},
+    {"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":1},
+    {"ph":"M","name":"thread_name","ts":999999,"pid":1,"tid":1,"args":{"name":"main"}},
+    {"ph":"X","name":"b","pid":1,"tid":1,"ts":6,"dur":1}
+  ]})"),
+            withMeta("process 1 name=\"python\" sort=1\n"
+                     "  track cpu tid=1 name=\"main\" sort=1 slices=2 rows=1 nested=1\n"
+                     "    #0 5000 +1000 d0 other \"a\" cat=\"\"\n"
+                     "    #1 6000 +1000 d0 other \"b\" cat=\"\"\n",
+                     "events=4 span=5000..7000\n"));
+}
+
 TEST(Golden, AnomaliesAreCountedNeverSilentlyDropped) {
   EXPECT_EQ(dumpOf(R"([
     {"ph":"P","name":"sample","pid":1,"tid":1,"ts":1},

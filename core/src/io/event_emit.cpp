@@ -225,8 +225,8 @@ void EventEmitter::emitAsync() {
 }
 
 void EventEmitter::emitMetadata() {
-  TimeNs ts;
-  if (f.ts.kind != Scalar::Kind::None && parseMicrosAsNanos(f.ts.text, &ts) && isTimeInRange(ts)) builder().noteTime(ts);
+  // A metadata event's ts means nothing (many writers put 0 there): it
+  // names a process or thread and is no part of the trace's time range.
   const std::string_view name = f.name;
   const bool process = name.rfind("process_", 0) == 0;
   ChromeId pid = chromeId(f.pid);

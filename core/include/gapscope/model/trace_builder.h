@@ -102,7 +102,7 @@ class TraceBuilder {
   TraceMetadata& metadata();
   ImportIssues& issues();
   void countEvents(std::uint64_t n);
-  // Notes a timestamp of an event that makes no slice (M, dropped events),
+  // Notes a timestamp of an event that makes no slice (a dropped event),
   // so "end of trace" for unclosed slices covers it.
   void noteTime(TimeNs ts);
 

@@ -174,8 +174,8 @@ class TimelineLayout {
 
   // The time range the lanes hold (slices and counter samples); "fit all"
   // shows this, and times are labelled from its start. Trace::minTime()
-  // and maxTime() also count metadata and instants, which some writers
-  // stamp far from the events (at 0, or in another clock domain).
+  // and maxTime() also count instants and dropped events, which some
+  // writers stamp far from the events (in another clock domain).
   TimeNs contentStart() const { return contentStart_; }
   TimeNs contentEnd() const { return contentEnd_; }
 
