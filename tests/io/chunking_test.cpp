@@ -234,3 +234,40 @@ TEST(ChunkBytes, AllParsersChunksTogetherAtMostA128thOfTheText) {
 }
 
 }  // namespace
+
+// Kernels launched alike share one KernelInfo, whichever chunk read them;
+// each kernel still gets the configuration its own args give.
+TEST(ChunkingKernelInfos, EachDistinctLaunchConfigurationKeptOnce) {
+  const int configs = 5;
+  const int kernels = 600;
+  std::string json = "[";
+  for (int i = 0; i < kernels; ++i) {
+    const int c = (i * 7) % configs;  // configurations interleaved, not in runs
+    if (i > 0) json += ",";
+    json += R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(i * 10) +
+            R"(,"dur":2,"args":{"grid":[)" + std::to_string(c + 1) + R"(,1,1],"block":[128,1,1],"registers per thread":)" +
+            std::to_string(32 + c) + R"(,"device":0,"stream":7}})";
+  }
+  json += "]";
+  for (std::size_t chunkBytes : {std::size_t{512}, std::size_t{4096}, json.size() + 1}) {
+    for (int threads : {1, 3}) {
+      LoadOptions o;
+      o.chunkBytes = chunkBytes;
+      o.threads = threads;
+      auto r = parseChromeTrace(json, o);
+      ASSERT_TRUE(r.ok()) << r.error;
+      const gapscope::Trace& t = *r.trace;
+      EXPECT_EQ(t.kernelInfos.size(), static_cast<std::size_t>(configs)) << "chunks of " << chunkBytes;
+      ASSERT_EQ(t.slices.size(), static_cast<std::size_t>(kernels));
+      for (const gapscope::Slice& s : t.slices) {
+        const int c = static_cast<int>((s.start / 10000 * 7) % configs);
+        ASSERT_LT(s.kernelInfo, t.kernelInfos.size());
+        const gapscope::KernelInfo& k = t.kernelInfos[s.kernelInfo];
+        EXPECT_EQ(k.grid[0], c + 1);
+        EXPECT_EQ(k.registersPerThread, 32 + c);
+        EXPECT_EQ(k.block[0], 128);
+        EXPECT_EQ(k.stream, 7);
+      }
+    }
+  }
+}

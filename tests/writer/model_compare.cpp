@@ -120,14 +120,6 @@ class Comparer {
     }
   }
 
-  static bool sameKernel(const KernelInfo& x, const KernelInfo& y) {
-    for (int i = 0; i < 3; ++i)
-      if (x.grid[i] != y.grid[i] || x.block[i] != y.block[i]) return false;
-    return x.registersPerThread == y.registersPerThread && x.sharedMemory == y.sharedMemory &&
-           x.blocksPerSm == y.blocksPerSm && x.warpsPerSm == y.warpsPerSm && x.occupancyPct == y.occupancyPct &&
-           x.device == y.device && x.stream == y.stream;
-  }
-
   void slices() {
     if (!same("slice count", a_.slices.size(), b_.slices.size())) return;
     constexpr std::uint8_t kProvenance = kSliceFromBegin | kSliceUnclosed;
@@ -148,7 +140,7 @@ class Comparer {
       same(p + "kind", int(x.kind), int(y.kind));
       same(p + "has kernel info", x.kernelInfo != kNoIndex, y.kernelInfo != kNoIndex);
       if (diff_.empty() && x.kernelInfo != kNoIndex &&
-          !sameKernel(a_.kernelInfos[x.kernelInfo], b_.kernelInfos[y.kernelInfo]))
+          a_.kernelInfos[x.kernelInfo] != b_.kernelInfos[y.kernelInfo])
         diff_ = p + "kernel info differs";
       std::string ax = a_.argsJson(x);
       if (!ax.empty() || !o_.argsOnlyWhereFirstHasThem) same(p + "args", ax, b_.argsJson(y));

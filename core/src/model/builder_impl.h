@@ -28,6 +28,21 @@ struct IdHash {
   }
 };
 
+// Each distinct launch configuration once: open addressing over indices
+// into the configurations themselves, 4 bytes a slot (a node-based map cost
+// as much again as the configurations when every kernel's differs, as in
+// gapscope-gen-trace's traces).
+class KernelInfoSet {
+ public:
+  // The index in `infos` of a configuration equal to `info`, appended first if new.
+  std::uint32_t intern(std::vector<KernelInfo>& infos, const KernelInfo& info);
+
+ private:
+  static std::uint64_t hashOf(const KernelInfo& k);
+  void grow(const std::vector<KernelInfo>& infos);
+  std::vector<std::uint32_t> slots_;  // kNoIndex: empty; size a power of two
+};
+
 struct RawTrack {
   TrackKey key;
   StringId name = kEmptyString;
@@ -99,7 +114,8 @@ struct BuilderState {
 
   std::vector<Slice> slices;           // pending, file order; .track is a raw track id
   std::vector<std::uint64_t> offsets;  // byte offset of each pending slice's event
-  std::vector<KernelInfo> kernelInfos;
+  std::vector<KernelInfo> kernelInfos;  // each distinct launch configuration once
+  KernelInfoSet kernelInfoSet;
   std::vector<BeginEnd> beginEnds;
   std::vector<PendingAsync> asyncs;
   std::vector<PendingFlow> flows;
@@ -117,6 +133,7 @@ struct BuilderState {
   std::uint32_t trackFor(ChromeId pid, ChromeId tid);
   std::uint32_t processFor(ChromeId pid);
   SliceKind kindOf(StringId category);
+  std::uint32_t internKernelInfo(const KernelInfo& info);
 
   // Per-event lookups, cached: events come in runs on one thread, and a
   // trace has a handful of categories.

@@ -1,6 +1,8 @@
 // TraceBuilder: collecting events. finish() is in trace_finish.cpp.
 #include "gapscope/model/trace_builder.h"
 
+#include <algorithm>
+
 #include "builder_impl.h"
 
 namespace gapscope {
@@ -26,6 +28,44 @@ SliceKind BuilderState::kindOf(StringId category) {
   if (k < 0) k = static_cast<std::int8_t>(sliceKindForCategory(strings.view(category)));
   return static_cast<SliceKind>(k);
 }
+
+std::uint64_t KernelInfoSet::hashOf(const KernelInfo& k) {
+  std::uint64_t h = 0;
+  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x9E3779B97F4A7C15ull; };
+  auto pair = [](std::int32_t a, std::int32_t b) {
+    return static_cast<std::uint32_t>(a) | std::uint64_t{static_cast<std::uint32_t>(b)} << 32;
+  };
+  for (int i = 0; i < 3; ++i) mix(pair(k.grid[i], k.block[i]));
+  mix(pair(k.registersPerThread, k.device));
+  mix(static_cast<std::uint64_t>(k.sharedMemory));
+  mix(static_cast<std::uint64_t>(k.stream));
+  return h ^ (h >> 29);
+}
+
+void KernelInfoSet::grow(const std::vector<KernelInfo>& infos) {
+  slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), kNoIndex);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::uint32_t i = 0; i < infos.size(); ++i) {
+    std::size_t at = hashOf(infos[i]) & mask;
+    while (slots_[at] != kNoIndex) at = (at + 1) & mask;
+    slots_[at] = i;
+  }
+}
+
+std::uint32_t KernelInfoSet::intern(std::vector<KernelInfo>& infos, const KernelInfo& info) {
+  // At most half full, so a probe ends soon.
+  if ((infos.size() + 1) * 2 > slots_.size()) grow(infos);
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t at = hashOf(info) & mask;
+  for (; slots_[at] != kNoIndex; at = (at + 1) & mask) {
+    if (infos[slots_[at]] == info) return slots_[at];
+  }
+  slots_[at] = static_cast<std::uint32_t>(infos.size());
+  infos.push_back(info);
+  return slots_[at];
+}
+
+std::uint32_t BuilderState::internKernelInfo(const KernelInfo& info) { return kernelInfoSet.intern(kernelInfos, info); }
 
 std::uint32_t BuilderState::processFor(ChromeId pid) {
   auto it = processIndex.find(pid);
@@ -60,10 +100,7 @@ static Slice toSlice(detail::BuilderState& s, const SliceEvent& e, std::uint32_t
   slice.shapes = e.shapes;
   slice.track = track;
   slice.kind = s.kindOf(e.category);
-  if (e.kernel) {
-    slice.kernelInfo = static_cast<std::uint32_t>(s.kernelInfos.size());
-    s.kernelInfos.push_back(*e.kernel);
-  }
+  if (e.kernel) slice.kernelInfo = s.internKernelInfo(*e.kernel);
   return slice;
 }
 

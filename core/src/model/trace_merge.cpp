@@ -1,5 +1,6 @@
 // TraceBuilder::merge: appends a later chunk's builder, remapping its string
-// ids, track ids, slice indices and file-order sequence numbers.
+// ids, track ids, kernel launch configurations, slice indices and file-order
+// sequence numbers.
 #include <algorithm>
 
 #include "builder_impl.h"
@@ -11,8 +12,8 @@ namespace {
 struct Remap {
   std::vector<StringId> strings;
   std::vector<std::uint32_t> tracks;
+  std::vector<std::uint32_t> kernelInfos;
   std::uint32_t sliceBase = 0;
-  std::uint32_t kernelBase = 0;
   std::uint64_t seqBase = 0;
 
   StringId str(StringId id) const { return strings[id]; }
@@ -31,7 +32,8 @@ Remap makeRemap(detail::BuilderState& into, const detail::BuilderState& from) {
     r.tracks[i] = into.trackFor(r.id(key.pid), r.id(key.tid));
   }
   r.sliceBase = static_cast<std::uint32_t>(into.slices.size());
-  r.kernelBase = static_cast<std::uint32_t>(into.kernelInfos.size());
+  r.kernelInfos.resize(from.kernelInfos.size());
+  for (std::size_t i = 0; i < from.kernelInfos.size(); ++i) r.kernelInfos[i] = into.internKernelInfo(from.kernelInfos[i]);
   r.seqBase = into.nextSeq;
   return r;
 }
@@ -59,11 +61,10 @@ void mergeSlices(detail::BuilderState& into, detail::BuilderState& from, const R
     s.category = r.str(s.category);
     s.shapes = r.str(s.shapes);
     s.track = r.tracks[s.track];
-    if (s.kernelInfo != kNoIndex) s.kernelInfo += r.kernelBase;
+    if (s.kernelInfo != kNoIndex) s.kernelInfo = r.kernelInfos[s.kernelInfo];
     into.slices.push_back(s);
   }
   into.offsets.insert(into.offsets.end(), from.offsets.begin(), from.offsets.end());
-  into.kernelInfos.insert(into.kernelInfos.end(), from.kernelInfos.begin(), from.kernelInfos.end());
   for (auto be : from.beginEnds) {
     be.track = r.tracks[be.track];
     be.seq += r.seqBase;

@@ -42,7 +42,7 @@ struct Slice {
   StringId category = kEmptyString;
   StringId shapes = kEmptyString;   // args["Input Dims"] as raw JSON text
   std::uint32_t track = kNoIndex;
-  std::uint32_t kernelInfo = kNoIndex;  // index into Trace::kernelInfos
+  std::uint32_t kernelInfo = kNoIndex;  // index into Trace::kernelInfos (shared by kernels launched alike)
   // The enclosing slice on the same track (a global slice index), set once
   // by TraceBuilder::finish(); kNoIndex for roots and on async tracks. A
   // nested slice's parent is the innermost slice that contains it. A
@@ -60,6 +60,8 @@ struct Slice {
 static_assert(sizeof(Slice) == 64, "a slice is one cache line: memory per slice is a product target");
 
 // Launch configuration of a kernel, from Kineto's or CUPTI's kernel args.
+// Kernels share a few configurations: each distinct one is kept once, and
+// every kernel launched with it points at it.
 struct KernelInfo {
   std::int32_t grid[3] = {0, 0, 0};
   std::int32_t block[3] = {0, 0, 0};
@@ -70,6 +72,8 @@ struct KernelInfo {
   float occupancyPct = -1.f;  // "est. achieved occupancy %", -1: unknown
   std::int32_t device = -1;
   std::int64_t stream = -1;
+
+  bool operator==(const KernelInfo&) const = default;
 };
 
 struct Track {
