@@ -2,6 +2,8 @@
 #include "gapscope/model/trace_builder.h"
 
 #include <algorithm>
+#include <bit>
+#include <utility>
 
 #include "builder_impl.h"
 
@@ -29,7 +31,7 @@ SliceKind BuilderState::kindOf(StringId category) {
   return static_cast<SliceKind>(k);
 }
 
-std::uint64_t KernelInfoSet::hashOf(const KernelInfo& k) {
+std::uint32_t KernelInfoSet::hashOf(const KernelInfo& k) {
   std::uint64_t h = 0;
   auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x9E3779B97F4A7C15ull; };
   auto pair = [](std::int32_t a, std::int32_t b) {
@@ -39,30 +41,35 @@ std::uint64_t KernelInfoSet::hashOf(const KernelInfo& k) {
   mix(pair(k.registersPerThread, k.device));
   mix(static_cast<std::uint64_t>(k.sharedMemory));
   mix(static_cast<std::uint64_t>(k.stream));
-  return h ^ (h >> 29);
+  // The occupancy figures too: kernels of one grid differ in them.
+  mix(std::bit_cast<std::uint32_t>(k.blocksPerSm) | std::uint64_t{std::bit_cast<std::uint32_t>(k.warpsPerSm)} << 32);
+  mix(std::bit_cast<std::uint32_t>(k.occupancyPct));
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
-void KernelInfoSet::grow(const std::vector<KernelInfo>& infos) {
-  slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), kNoIndex);
+void KernelInfoSet::grow() {
+  std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(std::max<std::size_t>(64, slots_.size() * 2)));
   const std::size_t mask = slots_.size() - 1;
-  for (std::uint32_t i = 0; i < infos.size(); ++i) {
-    std::size_t at = hashOf(infos[i]) & mask;
-    while (slots_[at] != kNoIndex) at = (at + 1) & mask;
-    slots_[at] = i;
+  for (const Slot& s : old) {
+    if (s.index == kNoIndex) continue;
+    std::size_t at = s.hash & mask;
+    while (slots_[at].index != kNoIndex) at = (at + 1) & mask;
+    slots_[at] = s;
   }
 }
 
 std::uint32_t KernelInfoSet::intern(std::vector<KernelInfo>& infos, const KernelInfo& info) {
-  // At most half full, so a probe ends soon.
-  if ((infos.size() + 1) * 2 > slots_.size()) grow(infos);
+  if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+  const std::uint32_t hash = hashOf(info);
   const std::size_t mask = slots_.size() - 1;
-  std::size_t at = hashOf(info) & mask;
-  for (; slots_[at] != kNoIndex; at = (at + 1) & mask) {
-    if (infos[slots_[at]] == info) return slots_[at];
+  std::size_t at = hash & mask;
+  for (; slots_[at].index != kNoIndex; at = (at + 1) & mask) {
+    if (slots_[at].hash == hash && infos[slots_[at].index] == info) return slots_[at].index;
   }
-  slots_[at] = static_cast<std::uint32_t>(infos.size());
+  slots_[at] = Slot{hash, static_cast<std::uint32_t>(infos.size())};
+  ++used_;
   infos.push_back(info);
-  return slots_[at];
+  return slots_[at].index;
 }
 
 std::uint32_t BuilderState::internKernelInfo(const KernelInfo& info) { return kernelInfoSet.intern(kernelInfos, info); }

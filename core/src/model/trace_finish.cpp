@@ -213,6 +213,7 @@ void inParallel(bool worthIt, Side side, Main main) {
 Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args, int threads) {
   Trace t;
   if (s.minTime > s.maxTime) s.minTime = s.maxTime = 0;
+  s.kernelInfoSet = KernelInfoSet{};  // nothing is interned any more: its table goes before the peak
   const bool big = s.slices.size() > kParallelAbove;
   // The flow events and the slices are ordered side by side, each with the
   // threads beside the other's (on 2 cores, one each).
