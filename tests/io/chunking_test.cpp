@@ -271,3 +271,31 @@ TEST(ChunkingKernelInfos, EachDistinctLaunchConfigurationKeptOnce) {
     }
   }
 }
+
+// Where configurations do not repeat across chunks (every kernel's grid its
+// own here), the merge stops interning them and appends: each kernel still
+// gets its own configuration, whatever the chunking.
+TEST(ChunkingKernelInfos, EveryKernelKeepsItsOwnWhereNoneRepeat) {
+  const int kernels = 6000;
+  std::string json = "[";
+  for (int i = 0; i < kernels; ++i) {
+    if (i > 0) json += ",";
+    json += R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(i * 10) +
+            R"(,"dur":2,"args":{"grid":[)" + std::to_string(i + 1) + R"(,1,1],"block":[128,1,1],"device":0,"stream":7}})";
+  }
+  json += "]";
+  for (std::size_t chunkBytes : {std::size_t{4096}, json.size() + 1}) {
+    LoadOptions o;
+    o.chunkBytes = chunkBytes;
+    o.threads = 2;
+    auto r = parseChromeTrace(json, o);
+    ASSERT_TRUE(r.ok()) << r.error;
+    const gapscope::Trace& t = *r.trace;
+    EXPECT_EQ(t.kernelInfos.size(), static_cast<std::size_t>(kernels));
+    ASSERT_EQ(t.slices.size(), static_cast<std::size_t>(kernels));
+    for (const gapscope::Slice& s : t.slices) {
+      ASSERT_LT(s.kernelInfo, t.kernelInfos.size());
+      EXPECT_EQ(t.kernelInfos[s.kernelInfo].grid[0], s.start / 10000 + 1);
+    }
+  }
+}

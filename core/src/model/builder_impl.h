@@ -123,6 +123,10 @@ struct BuilderState {
   std::vector<std::uint64_t> offsets;  // byte offset of each pending slice's event
   std::vector<KernelInfo> kernelInfos;  // each distinct launch configuration once
   KernelInfoSet kernelInfoSet;
+  // Merging: whether chunks' configurations are still interned (below).
+  bool kernelInfosRepeat = true;
+  std::uint32_t mergedKernelInfos = 0;
+  std::uint32_t mergedKernelInfosFound = 0;
   std::vector<BeginEnd> beginEnds;
   std::vector<PendingAsync> asyncs;
   std::vector<PendingFlow> flows;
@@ -141,6 +145,12 @@ struct BuilderState {
   std::uint32_t processFor(ChromeId pid);
   SliceKind kindOf(StringId category);
   std::uint32_t internKernelInfo(const KernelInfo& info);
+  // A later chunk's configuration, at the merge: interned while
+  // configurations repeat across chunks, appended once the first 4,096 of
+  // them found under one in eight again (every kernel's differs, as in
+  // gapscope-gen-trace's traces): there the set's probes cost the one merge
+  // thread more than the copies they save (docs/performance.md).
+  std::uint32_t mergeKernelInfo(const KernelInfo& info);
 
   // Per-event lookups, cached: events come in runs on one thread, and a
   // trace has a handful of categories.

@@ -74,6 +74,22 @@ std::uint32_t KernelInfoSet::intern(std::vector<KernelInfo>& infos, const Kernel
 
 std::uint32_t BuilderState::internKernelInfo(const KernelInfo& info) { return kernelInfoSet.intern(kernelInfos, info); }
 
+std::uint32_t BuilderState::mergeKernelInfo(const KernelInfo& info) {
+  constexpr std::uint32_t kJudgedAfter = 4096;
+  if (!kernelInfosRepeat) {
+    kernelInfos.push_back(info);
+    return static_cast<std::uint32_t>(kernelInfos.size() - 1);
+  }
+  const std::size_t before = kernelInfos.size();
+  const std::uint32_t id = internKernelInfo(info);
+  if (kernelInfos.size() == before) ++mergedKernelInfosFound;
+  if (++mergedKernelInfos == kJudgedAfter && mergedKernelInfosFound * 8 < kJudgedAfter) {
+    kernelInfosRepeat = false;
+    kernelInfoSet = KernelInfoSet{};
+  }
+  return id;
+}
+
 std::uint32_t BuilderState::processFor(ChromeId pid) {
   auto it = processIndex.find(pid);
   if (it != processIndex.end()) return it->second;

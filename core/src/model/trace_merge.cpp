@@ -33,7 +33,7 @@ Remap makeRemap(detail::BuilderState& into, const detail::BuilderState& from) {
   }
   r.sliceBase = static_cast<std::uint32_t>(into.slices.size());
   r.kernelInfos.resize(from.kernelInfos.size());
-  for (std::size_t i = 0; i < from.kernelInfos.size(); ++i) r.kernelInfos[i] = into.internKernelInfo(from.kernelInfos[i]);
+  for (std::size_t i = 0; i < from.kernelInfos.size(); ++i) r.kernelInfos[i] = into.mergeKernelInfo(from.kernelInfos[i]);
   r.seqBase = into.nextSeq;
   return r;
 }
