@@ -202,26 +202,25 @@ TEST(ParserThreads, OneBelow64MiBThenOnePer16MiBUpToWhatTheCoresAllow) {
 
 // Chunks: the biggest power of two from 64 KiB to 1 MiB such that all the
 // parsers' chunks together are at most 1/128 of the text (each, with one or
-// two parsers); 1 MiB for gzip.
+// two parsers), whether the text is stored plain or gzipped.
 TEST(ChunkBytes, AllParsersChunksTogetherAtMostA128thOfTheText) {
   using gapscope::io::defaultChunkBytes;
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
   constexpr std::size_t kKiB = 1024;
-  EXPECT_EQ(defaultChunkBytes(0, false, 1), 64 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(10 * kMiB, false, 1), 64 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(16 * kMiB, false, 1), 128 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(16 * kMiB - 1, false, 1), 64 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(30 * kMiB, false, 1), 128 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(100 * kMiB, false, 2), 512 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(100 * kMiB, false, 3), 256 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(100 * kMiB, false, 5), 128 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(500 * kMiB, false, 14), 256 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(500 * kMiB, false, 7), 512 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(4096 * kMiB, false, 14), 1024 * kKiB);
-  EXPECT_EQ(defaultChunkBytes(100 * kMiB, true, 3), 1024 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(0, 1), 64 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(10 * kMiB, 1), 64 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(16 * kMiB, 1), 128 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(16 * kMiB - 1, 1), 64 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(30 * kMiB, 1), 128 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(100 * kMiB, 2), 512 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(100 * kMiB, 3), 256 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(100 * kMiB, 5), 128 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(500 * kMiB, 14), 256 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(500 * kMiB, 7), 512 * kKiB);
+  EXPECT_EQ(defaultChunkBytes(4096 * kMiB, 14), 1024 * kKiB);
   for (std::uint64_t text : {64 * kMiB, 333 * kMiB, 1500 * kMiB}) {
     for (int parsers : {3, 5, 14}) {
-      const std::size_t chunk = defaultChunkBytes(text, false, parsers);
+      const std::size_t chunk = defaultChunkBytes(text, parsers);
       // The biggest power of two within the share, unless 64 KiB or 1 MiB bound it.
       if (chunk > 64 * kKiB) {
         EXPECT_LE(chunk * static_cast<std::uint64_t>(parsers), text / 128) << text << " " << parsers;

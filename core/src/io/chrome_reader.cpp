@@ -53,9 +53,8 @@ int parserThreadsFor(std::uint64_t textBytes) {
 // (docs/reader.md). A .json.gz keeps 1 MiB: 512 KiB made a 100 MB trace's
 // load 10 to 15 % slower for 5 to 8 MB less (0.41x of the text instead of
 // 0.40 to 0.46x).
-std::size_t defaultChunkBytes(std::uint64_t textBytes, bool compressed, int parsers) {
+std::size_t defaultChunkBytes(std::uint64_t textBytes, int parsers) {
   constexpr std::size_t kMost = 1u << 20;
-  if (compressed) return kMost;
   // Two parsers (two cores) keep one parser's chunk: on the 2-core VM half
   // of it made a 99 MB rank load 6 to 13 % slower (the hand-offs) for 2 to
   // 5 MB less.
@@ -161,7 +160,7 @@ PipelineConfig configFor(const LoadOptions& options, int threads, ArgsStorage st
   PipelineConfig cfg;
   cfg.threads = threads;
   cfg.chunkBytes =
-      options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source.expectedTextBytes(), source.compressed(), threads);
+      options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source.expectedTextBytes(), threads);
   if (options.maxEventBytes) cfg.maxEventBytes = options.maxEventBytes;
   cfg.storage = storage;
   cfg.progress = options.progress;

@@ -25,12 +25,11 @@ int defaultParserThreads();
 // parsers grow in number (defaultChunkBytes).
 int parserThreadsFor(std::uint64_t textBytes);
 
-// The text is cut into chunks of this size when LoadOptions::chunkBytes is
-// 0: the biggest power of two from 64 KiB to 1 MiB such that the chunks of
-// all `parsers` together are at most 1/128 of the text, or each at most
-// 1/128 with one or two parsers; 1 MiB for a .json.gz (its producer
-// inflates a chunk at a time).
-std::size_t defaultChunkBytes(std::uint64_t textBytes, bool compressed, int parsers);
+// The text (a .json.gz's inflated text too) is cut into chunks of this size
+// when LoadOptions::chunkBytes is 0: the biggest power of two from 64 KiB to
+// 1 MiB such that the chunks of all `parsers` together are at most 1/128 of
+// the text, or each at most 1/128 with one or two parsers.
+std::size_t defaultChunkBytes(std::uint64_t textBytes, int parsers);
 
 struct LoadOptions {
   // Parser threads (finish() uses as many); 0: parserThreadsFor the text,
@@ -44,8 +43,8 @@ struct LoadOptions {
   // (and holds no trace). Checked between chunks.
   const std::atomic<bool>* cancel = nullptr;
   // Size of the pieces the text is cut into for parsing; 0 means
-  // defaultChunkBytes for the text and the parsers (64 KiB to 1 MiB, 1 MiB
-  // for .json.gz). Tests set it small to exercise the cutting.
+  // defaultChunkBytes for the text and the parsers (64 KiB to 1 MiB). Tests
+  // set it small to exercise the cutting.
   std::size_t chunkBytes = 0;
   // The largest single event held whole for parsing; 0 means 64 MiB, and
   // it is never less than chunkBytes. A bigger event is checked, dropped and
