@@ -56,7 +56,13 @@ class Pipeline {
     // An event that fits a chunk is always read whole, so the window is at
     // least a chunk: whether an event is too large never depends on cuts.
     cfg_.maxEventBytes = std::max(cfg_.maxEventBytes, cfg_.chunkBytes);
-    maxInFlight_ = static_cast<std::size_t>(cfg_.threads) + 2;
+    // Chunks are merged in file order, so one whose parse runs late holds
+    // back every later one: from three parsers, room for one more chunk per
+    // parser beyond those being parsed keeps the producer reading meanwhile;
+    // with two (two cores) it gained nothing for its memory (docs/reader.md,
+    // "Chunks in flight").
+    const auto parsers = static_cast<std::size_t>(cfg_.threads);
+    maxInFlight_ = (parsers > 2 ? 2 * parsers : parsers) + 2;
   }
 
   PipelineResult run() {
