@@ -70,7 +70,7 @@ TEST_P(Chunking, ResultDoesNotDependOnChunkSizeOrThreads) {
   ASSERT_EQ(reference.find("ERROR"), std::string::npos) << reference;
   ASSERT_NE(reference.find("flow launch"), std::string::npos);
   for (std::size_t chunk : {64u, 97u, 150u, 256u, 333u, 1000u, 4096u, 20000u}) {
-    // 8: many chunks in flight behind a late one (twice the parsers + 2).
+    // 8: ten chunks in flight, many behind a late one.
     for (int threads : {1, 2, 3, 8}) {
       LoadOptions o;
       o.threads = threads;
