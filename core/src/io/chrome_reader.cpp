@@ -50,9 +50,10 @@ int parserThreadsFor(std::uint64_t textBytes) {
 // The chunks in flight and each parser's index are sized by the chunk, a
 // fixed cost that dominated small traces: a 30 MB trace peaked at 21 to 23
 // MB with 1 MiB chunks and 14 to 15 MB with 128 KiB, at the same speed
-// (docs/reader.md). A .json.gz keeps 1 MiB: 512 KiB made a 100 MB trace's
-// load 10 to 15 % slower for 5 to 8 MB less (0.41x of the text instead of
-// 0.40 to 0.46x).
+// (docs/reader.md). A .json.gz's text is cut by the same rule: since the
+// pipeline's waiters each have their own condition variable, smaller chunks
+// cost its inflating load no time (docs/reader.md, "Chunks sized by the
+// file").
 std::size_t defaultChunkBytes(std::uint64_t textBytes, int parsers) {
   constexpr std::size_t kMost = 1u << 20;
   // Two parsers (two cores) keep one parser's chunk: on the 2-core VM half
@@ -147,20 +148,22 @@ LoadResult finishLoad(ByteSource& source, PipelineResult pr, const std::string& 
   return r;
 }
 
-int threadsFor(const LoadOptions& options, const ByteSource& source) {
+int threadsFor(const LoadOptions& options, const ByteSource& source, std::uint64_t textBytes) {
   if (options.threads > 0) return options.threads;
-  const int threads = parserThreadsFor(source.expectedTextBytes());
+  const int threads = parserThreadsFor(textBytes);
   // Inflating on the producer gives 550 to 700 MB/s of text, which three
   // parsers keep up with (one parses 350 MB/s on the 16-core host): more
   // would only hold more chunks.
   return source.compressed() ? std::min(threads, 4) : threads;
 }
 
-PipelineConfig configFor(const LoadOptions& options, int threads, ArgsStorage storage, const ByteSource& source) {
+// The pipeline's settings for a source; its text's expected size is read
+// once (a .json.gz reads it from its last bytes).
+PipelineConfig configFor(const LoadOptions& options, const ByteSource& source, ArgsStorage storage) {
   PipelineConfig cfg;
-  cfg.threads = threads;
-  cfg.chunkBytes =
-      options.chunkBytes ? options.chunkBytes : defaultChunkBytes(source.expectedTextBytes(), threads);
+  cfg.textBytes = source.expectedTextBytes();
+  cfg.threads = threadsFor(options, source, cfg.textBytes);
+  cfg.chunkBytes = options.chunkBytes ? options.chunkBytes : defaultChunkBytes(cfg.textBytes, cfg.threads);
   if (options.maxEventBytes) cfg.maxEventBytes = options.maxEventBytes;
   cfg.storage = storage;
   cfg.progress = options.progress;
@@ -179,24 +182,22 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
     return r;
   }
   const bool rereadable = source->rereadable();
-  // Once: a .json.gz's text size is read from its last bytes.
-  const int threads = threadsFor(options, *source);
-  const ArgsStorage storage = rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena;
+  const PipelineConfig cfg = configFor(options, *source, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena);
   const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, configFor(options, threads, storage, *source));
+  PipelineResult pr = runPipeline(*source, cfg);
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), threads);
+  LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), cfg.threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }
 
 LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, const std::string& name) {
   std::unique_ptr<ByteSource> source = openMemorySource(json);
-  const int threads = threadsFor(options, *source);
+  const PipelineConfig cfg = configFor(options, *source, ArgsStorage::Arena);
   const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, configFor(options, threads, ArgsStorage::Arena, *source));
+  PipelineResult pr = runPipeline(*source, cfg);
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, threads);
+  LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, cfg.threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
 }

@@ -63,7 +63,7 @@ class Pipeline {
     // text (at 100 MB a few per cent for 1 % of the text in memory, where
     // the peak is at 0.35x); docs/reader.md, "Chunks in flight".
     const auto parsers = static_cast<std::size_t>(cfg_.threads);
-    const bool deepWindow = parsers > 2 && src_.expectedTextBytes() >= (std::uint64_t{128} << 20);
+    const bool deepWindow = parsers > 2 && cfg_.textBytes >= (std::uint64_t{128} << 20);
     maxInFlight_ = (deepWindow ? 2 * parsers : parsers) + 2;
   }
 
@@ -802,7 +802,7 @@ class Pipeline {
   // while hundreds of chunks are merged. Reserved but untouched capacity
   // costs no memory, so the estimate leans high.
   void reserveFromFirstChunk(const ChunkOutput& first, std::uint64_t textEnd) {
-    const std::uint64_t total = src_.expectedTextBytes();
+    const std::uint64_t total = cfg_.textBytes;
     const std::uint64_t sample = textEnd > eventsStart_ ? textEnd - eventsStart_ : 0;
     if (total <= textEnd || sample < 4096) return;
     auto estimate = [&](std::uint64_t n) {

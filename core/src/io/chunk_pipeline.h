@@ -50,6 +50,9 @@ struct PipelineConfig {
   // dropped and counted (event_too_large).
   std::size_t maxEventBytes = std::size_t{64} << 20;
   ArgsStorage storage = ArgsStorage::SourceOffsets;
+  // The text's expected size (ByteSource::expectedTextBytes, read once: a
+  // .json.gz reads it from its last bytes); 0: unknown.
+  std::uint64_t textBytes = 0;
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   const std::atomic<bool>* cancel = nullptr;
 };
