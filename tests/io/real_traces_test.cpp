@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -20,19 +21,19 @@ using gapscope::io::loadChromeTrace;
 
 namespace {
 
-// Microseconds as written -> nanoseconds, by string surgery (no rounding
-// needed: real traces have at most 3 decimals, checked below).
+// Microseconds as written -> nanoseconds, by string surgery: digits below
+// the nanosecond rounded half away from zero, by the first of them (the
+// reader's rule, docs/reader.md "Time and units"; Fuchsia's trace writes 7
+// decimals, catapult 4).
 std::int64_t nanosFromText(const std::string& text) {
   std::size_t dot = text.find('.');
   std::string whole = text.substr(0, dot);
   std::string frac = dot == std::string::npos ? "" : text.substr(dot + 1);
-  EXPECT_LE(frac.size(), 4u) << text;
-  if (frac.size() == 4) {  // catapult writes 4 decimals: round the 4th away from zero
-    std::int64_t v = std::stoll(whole + frac.substr(0, 3));
-    return frac[3] >= '5' ? v + 1 : v;
-  }
+  const bool roundAway = frac.size() > 3 && frac[3] >= '5';
   frac.resize(3, '0');
-  return std::stoll(whole + frac);
+  const std::int64_t v = std::stoll(whole + frac);
+  if (!roundAway) return v;
+  return text[0] == '-' ? v - 1 : v + 1;
 }
 
 struct Expected {
@@ -42,6 +43,9 @@ struct Expected {
   std::uint64_t counterValues = 0;
   std::int64_t correlationSum = 0;
   std::vector<std::int64_t> completeStarts;
+  // The earliest ts of an event that is not metadata (an M event's ts is no
+  // time: many writers put 0 there).
+  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
   bool hasBaseTime = false;
   std::int64_t baseTime = 0;
   std::size_t devices = 0;
@@ -136,6 +140,7 @@ class Counter : public nlohmann::json_sax<nlohmann::json> {
   void finishEvent() {
     ++e_->events;
     ++e_->phases[ph_];
+    if (ph_ != "M" && !tsText_.empty()) e_->earliest = std::min(e_->earliest, nanosFromText(tsText_));
     if (ph_ == "X") {
       e_->completeStarts.push_back(nanosFromText(tsText_));
       if (cat_ == "kernel" || cat_ == "Kernel") ++e_->kernels;
@@ -227,6 +232,7 @@ TEST_P(RealTrace, LoadsWithoutErrorAndCountsMatch) {
   EXPECT_EQ(kernels, e.kernels);
   EXPECT_EQ(correlationSum, e.correlationSum);
   EXPECT_EQ(starts, e.completeStarts) << "exact nanosecond starts of X events";
+  EXPECT_EQ(t.minTime(), e.earliest) << "the trace starts at its earliest event but metadata";
 
   std::uint64_t known = 0;
   for (const char* p : {"X", "B", "E", "i", "I", "C", "s", "t", "f", "b", "e", "n", "M"}) known += phase(p);
