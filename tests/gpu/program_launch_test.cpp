@@ -1,11 +1,19 @@
 // The recorded program's environment: the injection variables replace any
 // the user had, --torch-ops puts its sitecustomize first on PYTHONPATH and
-// keeps the user's path after it, and nothing is injected without a GPU.
+// keeps the user's path after it, and nothing is injected without a GPU;
+// the program does not inherit gapscope's hold on huge pages.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
+#include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "gapscope/io/heap_setup.h"
 #include "launch.h"
 
 using namespace gapscope::gpu;
@@ -71,4 +79,22 @@ TEST(ProgramEnvironment, NothingIsInjectedWhenTheGpuIsNotRecorded) {
 TEST(ShellStatus, CodesAndSignalsAsAShellReportsThem) {
   EXPECT_EQ(program::shellStatus(7 << 8), 7);  // exited with 7
   EXPECT_EQ(program::shellStatus(9), 128 + 9);  // killed by SIGKILL
+}
+
+// The kernel keeps PR_SET_THP_DISABLE through fork and exec: a program
+// started while gapscope holds huge pages back would run without them.
+TEST(ProgramLaunch, TheProgramRunsWithoutGapscopesHoldOnHugePages) {
+  gapscope::io::holdBackHugePages();
+  ASSERT_TRUE(gapscope::io::hugePagesHeldBackNow());
+  const std::string out = testing::TempDir() + "program_thp_status";
+  std::string error;
+  const pid_t pid = program::spawnProgram({"sh", "-c", "grep THP_enabled /proc/self/status > " + out}, {}, "", &error);
+  ASSERT_GT(pid, 0) << error;
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  std::ifstream in(out);
+  const std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(out.c_str());
+  EXPECT_EQ(line, "THP_enabled:\t1\n");
+  EXPECT_FALSE(gapscope::io::hugePagesHeldBackNow());
 }

@@ -1,6 +1,7 @@
 // io::setUpHeap: the restart that gives glibc's heap huge pages happens
 // exactly where the kernel gives them only on request, leaves the
-// environment as the user had it, and is skipped when the user chose.
+// environment as the user had it, and is skipped when the user chose; huge
+// pages are held back until a load of kHugePagesFromBytes asks for them.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -64,8 +65,12 @@ TEST(HeapSetup, RestartsWithoutTunablesAndLeavesThemUnset) {
   EXPECT_EQ(out["restarted"], kRestart);
   EXPECT_EQ(out["tunables"], "(unset)");
   EXPECT_EQ(out["saved"], "(unset)");
-  EXPECT_EQ(out["touched"], "1");
+  EXPECT_EQ(out["touched"], "2");
+  EXPECT_EQ(out["held"], "1");
+  EXPECT_EQ(out["held_after_small"], "1");
+  EXPECT_EQ(out["held_after_big"], "0");
   if (kRestart == "1") {
+    EXPECT_EQ(out["held_huge_kb"], "0") << "huge pages while held back";
     EXPECT_GE(std::stol(out["huge_kb"]), 2048) << "a touched 64 MiB block without a single huge page";
   }
 }
@@ -75,12 +80,14 @@ TEST(HeapSetup, KeepsTheUsersOtherTunablesExactly) {
   EXPECT_EQ(out["restarted"], kRestart);
   EXPECT_EQ(out["tunables"], "glibc.malloc.tcache_count=7");
   EXPECT_EQ(out["saved"], "(unset)");
+  EXPECT_EQ(out["held"], "1");
 }
 
 TEST(HeapSetup, TheUsersOwnHugePagesChoiceWins) {
   auto out = runProbe("env GLIBC_TUNABLES=glibc.malloc.hugetlb=0");
   EXPECT_EQ(out["restarted"], "0");
   EXPECT_EQ(out["tunables"], "glibc.malloc.hugetlb=0");
+  EXPECT_EQ(out["held"], "0");
   if (!underAddressSanitizer()) {
     EXPECT_EQ(out["huge_kb"], "0");
   }

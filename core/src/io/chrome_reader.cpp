@@ -183,6 +183,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
   }
   const bool rereadable = source->rereadable();
   const PipelineConfig cfg = configFor(options, *source, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena);
+  allowHugePagesFor(cfg.textBytes);
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, cfg);
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -194,6 +195,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
 LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, const std::string& name) {
   std::unique_ptr<ByteSource> source = openMemorySource(json);
   const PipelineConfig cfg = configFor(options, *source, ArgsStorage::Arena);
+  allowHugePagesFor(cfg.textBytes);
   const auto t0 = std::chrono::steady_clock::now();
   PipelineResult pr = runPipeline(*source, cfg);
   pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

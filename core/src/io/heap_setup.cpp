@@ -1,9 +1,11 @@
 #include "gapscope/io/heap_setup.h"
 
 #include <sched.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +29,7 @@ constexpr const char* kSavedTunables = "GAPSCOPE_SAVED_GLIBC_TUNABLES";
 constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb";
 
 bool restarted = false;
+std::atomic<bool> hugePagesHeldBack{false};
 
 // Under a sanitizer its own allocator replaces glibc's, which then never
 // reads the tunable: a restart would only cost time.
@@ -106,14 +109,35 @@ int usableCores() {
 }
 
 void setUpHeap(char** argv) {
-  if (const char* saved = std::getenv(kSavedTunables)) {
+  // After the restart the user's own GLIBC_TUNABLES is the saved one.
+  const char* saved = std::getenv(kSavedTunables);
+  const char* users = saved ? (saved[0] == '=' ? saved + 1 : nullptr) : std::getenv(kTunables);
+  const bool usersHugePagesChoice = users && std::strstr(users, kHugePagesTunable);
+  if (saved) {
     restarted = true;
     restoreTunables(saved);
   } else if (argv && argv[0]) {
     restartWithHugePages(argv);
   }
   limitHeapArenasToCores();
+  if (!usersHugePagesChoice) holdBackHugePages();
 }
+
+void holdBackHugePages() {
+  if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0) hugePagesHeldBack = true;
+}
+
+void allowHugePages() {
+  // Once allowed, never held back again: a process that read a big trace
+  // keeps huge pages, and no load has to agree with another on a flag.
+  if (hugePagesHeldBack.exchange(false)) prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+}
+
+void allowHugePagesFor(std::uint64_t textBytes) {
+  if (textBytes >= kHugePagesFromBytes) allowHugePages();
+}
+
+bool hugePagesHeldBackNow() { return prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1; }
 
 bool heapRestartedForHugePages() { return restarted; }
 

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "gapscope/io/heap_setup.h"
+
 extern char** environ;
 
 namespace gapscope::gpu::program {
@@ -114,6 +116,8 @@ pid_t spawnProgram(const std::vector<std::string>& command, const std::vector<st
     *error = "cannot start " + command.front() + ": the working directory " + workingDirectory + " does not exist";
     return -1;
   }
+  // The program would inherit gapscope's hold on huge pages through exec.
+  io::allowHugePages();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   // The change of folder happens in the child before exec, so a relative

@@ -18,9 +18,25 @@
 // So the process restarts itself once with it (docs/reader.md, "Huge
 // pages"), and puts GLIBC_TUNABLES back as it was, so that programs it
 // starts get the user's environment.
+//
+// Huge pages held back for small traces: a 2 MiB page is faulted in whole,
+// so the heap's arenas and each big array's last page round up to 2 MiB,
+// 3 to 6 MB in all, which at 100 MB of JSON is the difference between a
+// peak of 0.30x and 0.36x of the file; the page faults they save are a few
+// per cent of a load that small (docs/performance.md, "Huge pages from
+// 192 MiB"). So setUpHeap holds them back for the whole process (prctl's
+// PR_SET_THP_DISABLE; glibc still asks for them, the kernel then says no),
+// and the first load of kHugePagesFromBytes of text or more lets them in
+// for good. The hold is inherited by programs the process starts: release
+// it before starting one (allowHugePages), so that it runs as the user
+// would run it.
 #pragma once
 
+#include <cstdint>
+
 namespace gapscope::io {
+
+inline constexpr std::uint64_t kHugePagesFromBytes = std::uint64_t{192} << 20;
 
 // The cores this process may run on (taskset, cgroups' cpusets), which
 // std::thread::hardware_concurrency does not see; at least 1.
@@ -33,8 +49,22 @@ int usableCores();
 // MALLOC_ARENA_MAX wins). Returns only in the process that goes on. No
 // restart where the user's GLIBC_TUNABLES already says glibc.malloc.hugetlb,
 // the kernel gives huge pages always or never, or a sanitizer's allocator
-// stands in for glibc's.
+// stands in for glibc's. Then holds huge pages back (above), unless the
+// user's GLIBC_TUNABLES says glibc.malloc.hugetlb.
 void setUpHeap(char** argv);
+
+// Holds huge pages back from the process (done by setUpHeap).
+void holdBackHugePages();
+
+// Lets huge pages in again, for good; before starting another program.
+void allowHugePages();
+
+// Lets huge pages in for a load of `textBytes` of JSON at or above
+// kHugePagesFromBytes (a trace, or a set of ranks read together).
+void allowHugePagesFor(std::uint64_t textBytes);
+
+// Whether the kernel holds huge pages back from this process now (tests).
+bool hugePagesHeldBackNow();
 
 // While it lives, freeing memory gives the free top of its malloc arena
 // back to the system; at its end the free pages inside the arenas go too
