@@ -101,9 +101,13 @@ class PlainFileSource final : public ByteSource {
 };
 
 class GzipFileSource final : public ByteSource {
+  // 2 to 4 MiB of text per read; 1 MiB was 0.01x of a 100 MB file's text
+  // at its peak.
+  static constexpr std::size_t kCompressedReadBytes = 256 << 10;
+
  public:
   GzipFileSource(int fd, std::uint64_t size, std::string head, std::uint64_t span)
-      : fd_(fd), head_(std::move(head)), in_(1 << 20) {
+      : fd_(fd), head_(std::move(head)), in_(kCompressedReadBytes) {
     storedSize_ = size;
     // A pipe (size 0) cannot be read again: no index.
     if (size > 0) {
