@@ -1,5 +1,5 @@
 // gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1]
-//                          [--analyse 1]
+//                          [--analyse 1] [--fetch N]
 //
 // Times loading FILE with gapscope's reader against a bare chunked simdjson
 // scan of the same file (bare_scan.h). Each run happens in a fresh child
@@ -10,6 +10,9 @@
 // --analyse 1 also times, after each load, what the app computes on
 // opening a trace (timeline::prepareForViewing: the layout and every
 // analysis), stage by stage, and the peak RSS after.
+// --fetch N also times, after each load, fetching the args of N slices
+// picked at random, as clicks in the app would (a .json.gz inflates them
+// again from its index).
 // --threads defaults to the parser threads gapscope picks for the file
 // (io::parserThreadsFor its size; the scan gets as many, and at least two,
 // as issue 16 defines it).
@@ -45,6 +48,7 @@ struct Run {
   std::uint64_t events = 0;
   std::uint64_t slices = 0;
   std::uint64_t issues = 0;
+  double modelMb = 0;  // what the loaded trace holds (Trace::memoryBytes)
   int ok = 0;
   // --analyse: wall time and peak RSS once the analyses are done, and each
   // stage's wall time (a plain struct: it crosses a pipe from the child).
@@ -53,6 +57,10 @@ struct Run {
   int stages = 0;
   char stageName[16][32] = {};
   double stageS[16] = {};
+  // --fetch: args fetches timed after the load.
+  int fetched = 0;
+  double fetchTotalMs = 0;
+  double fetchMaxMs = 0;
 };
 
 class StageTimes : public gapscope::analysis::StageObserver {
@@ -85,6 +93,24 @@ void finishRun(Run& run, std::chrono::steady_clock::time_point t0) {
 std::size_t chunkBytes = 0;  // 0: the reader's default (by the file's size); the scan then cuts 1 MiB
 bool printIssues = false;
 bool analyse = false;
+int fetches = 0;
+
+// The args of `fetches` slices picked at random (a fixed xorshift, so every
+// run fetches the same ones).
+void timeArgsFetches(const gapscope::Trace& trace, Run& run) {
+  std::uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < fetches && !trace.slices.empty(); ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string args = trace.argsJson(trace.slices[x % trace.slices.size()]);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    run.fetchTotalMs += ms;
+    run.fetchMaxMs = std::max(run.fetchMaxMs, ms);
+    ++run.fetched;
+  }
+}
 
 // What the app does once a trace is read (LoadedTrace).
 void analyseLoaded(gapscope::Trace trace, Run& run) {
@@ -113,10 +139,12 @@ Run measureLoad(const std::string& path, int threads) {
     run.events = r.trace->eventCount;
     run.slices = r.trace->slices.size();
     run.issues = r.trace->issues.all().size();
+    run.modelMb = static_cast<double>(r.trace->memoryBytes()) / 1e6;
     for (const auto& i : r.trace->issues.all()) {
       if (printIssues) std::fprintf(stderr, "  issue %s x%llu: %s\n", i.name.c_str(), static_cast<unsigned long long>(i.count), i.description.c_str());
     }
   }
+  if (r.trace) timeArgsFetches(*r.trace, run);
   if (analyse && r.trace) analyseLoaded(std::move(*r.trace), run);
   return run;  // measured before the trace is freed: freeing is not loading
 }
@@ -155,12 +183,16 @@ Run inChild(bool load, const std::string& path, int threads) {
 void printRun(bool load, int k, const Run& r, bool analyse) {
   std::printf("  %-4s run %d: %.3f s wall, %.3f s cpu, peak RSS %.1f MB", load ? "load" : "scan", k + 1, r.wallS, r.cpuS,
               r.peakRssMb);
-  if (load) std::printf(" (parse %.3f s + finish %.3f s)", r.parseS, r.finishS);
+  if (load) std::printf(" (parse %.3f s + finish %.3f s), model %.1f MB", r.parseS, r.finishS, r.modelMb);
   std::printf("%s\n", r.ok ? "" : "  FAILED");
   if (load && analyse) {
     std::printf("       analyses: %.3f s wall, peak RSS %.1f MB =", r.analyseS, r.analysedPeakRssMb);
     for (int i = 0; i < r.stages; ++i) std::printf("%s %s %.3f", i ? "," : "", r.stageName[i], r.stageS[i]);
     std::printf("\n");
+  }
+  if (load && r.fetched) {
+    std::printf("       args of %d slices: %.3f ms each on average, %.3f ms at most\n", r.fetched,
+                r.fetchTotalMs / r.fetched, r.fetchMaxMs);
   }
 }
 
@@ -185,7 +217,7 @@ void printBest(bool load, const Run& best, double fileMb, double scanBest) {
 int main(int argc, char** argv) {
   gapscope::io::setUpHeap(argv);  // as gapscope and gapscope-cli do
   if (argc < 2) {
-    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1] [--analyse 1]\n");
+    std::fprintf(stderr, "usage: gapscope-bench-load FILE [--repeat N] [--threads N] [--only load|scan] [--chunk-kb N] [--issues 1] [--analyse 1] [--fetch N]\n");
     return 2;
   }
   const std::string path = argv[1];
@@ -199,6 +231,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--chunk-kb")) chunkBytes = std::strtoull(argv[i + 1], nullptr, 10) << 10;
     else if (!std::strcmp(argv[i], "--issues")) printIssues = std::strcmp(argv[i + 1], "0") != 0;
     else if (!std::strcmp(argv[i], "--analyse")) analyse = std::strcmp(argv[i + 1], "0") != 0;
+    else if (!std::strcmp(argv[i], "--fetch")) fetches = std::atoi(argv[i + 1]);
   }
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
