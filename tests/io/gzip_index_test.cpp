@@ -95,16 +95,20 @@ TEST_F(GzipIndex, OneMemberEveryArgsInAnyOrder) {
 }
 
 TEST_F(GzipIndex, ManyMembersCutAnywhere) {
-  // bgzip-like: members of a few KiB, cut inside events and inside args.
+  // bgzip-like: members of a few KiB, cut inside events and inside args;
+  // more of them than one compressed read (256 KiB) holds, so that a
+  // member's header lies across two reads.
+  const Text many = eventsWithArgs(12000);
   std::string bytes;
-  for (std::size_t at = 0; at < text.json.size(); at += 5003) bytes += gapscope::testing::gzipText(text.json.substr(at, 5003), 1);
+  for (std::size_t at = 0; at < many.json.size(); at += 5003) bytes += gapscope::testing::gzipText(many.json.substr(at, 5003), 1);
+  ASSERT_GT(bytes.size(), std::size_t{256} << 10);
   TempFile f(".json.gz");
   f.write(bytes);
-  auto args = indexed(f.path(), text.json);
+  auto args = indexed(f.path(), many.json);
   ASSERT_TRUE(args);
-  auto order = inFileOrder(text.args.size());
+  auto order = inFileOrder(many.args.size());
   std::shuffle(order.begin(), order.end(), std::mt19937(5));
-  expectEveryArgs(*args, text, order);
+  expectEveryArgs(*args, many, order);
 }
 
 TEST_F(GzipIndex, ResumesFromAPointNotFromTheStart) {
