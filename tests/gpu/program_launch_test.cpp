@@ -84,6 +84,8 @@ TEST(ShellStatus, CodesAndSignalsAsAShellReportsThem) {
 // The kernel keeps PR_SET_THP_DISABLE through fork and exec: a program
 // started while gapscope holds huge pages back would run without them.
 TEST(ProgramLaunch, TheProgramRunsWithoutGapscopesHoldOnHugePages) {
+  // A kernel built without huge pages says THP_enabled: 0 to every process.
+  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) GTEST_SKIP() << "no transparent huge pages";
   gapscope::io::holdBackHugePages();
   ASSERT_TRUE(gapscope::io::hugePagesHeldBackNow());
   const std::string out = testing::TempDir() + "program_thp_status";
