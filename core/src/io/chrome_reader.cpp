@@ -171,6 +171,16 @@ PipelineConfig configFor(const LoadOptions& options, const ByteSource& source, A
   return cfg;
 }
 
+// Runs the pipeline, timed, once the load's size has decided on huge
+// pages (heap_setup.h).
+PipelineResult readEvents(ByteSource& source, const PipelineConfig& cfg) {
+  allowHugePagesFor(cfg.textBytes);
+  const auto t0 = std::chrono::steady_clock::now();
+  PipelineResult pr = runPipeline(source, cfg);
+  pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return pr;
+}
+
 }  // namespace
 
 LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) {
@@ -183,10 +193,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
   }
   const bool rereadable = source->rereadable();
   const PipelineConfig cfg = configFor(options, *source, rereadable ? ArgsStorage::SourceOffsets : ArgsStorage::Arena);
-  allowHugePagesFor(cfg.textBytes);
-  const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, cfg);
-  pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  PipelineResult pr = readEvents(*source, cfg);
   LoadResult r = finishLoad(*source, std::move(pr), path, source->argsByOffset(), cfg.threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;
@@ -195,10 +202,7 @@ LoadResult loadChromeTrace(const std::string& path, const LoadOptions& options) 
 LoadResult parseChromeTrace(std::string_view json, const LoadOptions& options, const std::string& name) {
   std::unique_ptr<ByteSource> source = openMemorySource(json);
   const PipelineConfig cfg = configFor(options, *source, ArgsStorage::Arena);
-  allowHugePagesFor(cfg.textBytes);
-  const auto t0 = std::chrono::steady_clock::now();
-  PipelineResult pr = runPipeline(*source, cfg);
-  pr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  PipelineResult pr = readEvents(*source, cfg);
   LoadResult r = finishLoad(*source, std::move(pr), name, nullptr, cfg.threads);
   if (options.progress && !r.cancelled) options.progress(source->storedSize(), source->storedSize());
   return r;

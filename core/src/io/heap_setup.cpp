@@ -71,9 +71,12 @@ void restoreTunables(const char* saved) {
   unsetenv(kSavedTunables);
 }
 
+// Whether the user's GLIBC_TUNABLES (null: unset) says glibc.malloc.hugetlb.
+bool usersHugePagesChoice(const char* tunables) { return tunables && std::strstr(tunables, kHugePagesTunable); }
+
 void restartWithHugePages(char** argv) {
   const char* current = std::getenv(kTunables);
-  if (current && std::strstr(current, kHugePagesTunable)) return;  // the user's choice
+  if (usersHugePagesChoice(current)) return;
   if (kSanitizerAllocator || !hugePagesOnRequest() || !glibcKnowsHugePagesTunable()) return;
   const std::string wanted = std::string(kHugePagesTunable) + "=1";
   const std::string saved = current ? "=" + std::string(current) : "-";
@@ -111,8 +114,7 @@ int usableCores() {
 void setUpHeap(char** argv) {
   // After the restart the user's own GLIBC_TUNABLES is the saved one.
   const char* saved = std::getenv(kSavedTunables);
-  const char* users = saved ? (saved[0] == '=' ? saved + 1 : nullptr) : std::getenv(kTunables);
-  const bool usersHugePagesChoice = users && std::strstr(users, kHugePagesTunable);
+  const bool usersChoice = usersHugePagesChoice(saved ? (saved[0] == '=' ? saved + 1 : nullptr) : std::getenv(kTunables));
   if (saved) {
     restarted = true;
     restoreTunables(saved);
@@ -120,7 +122,7 @@ void setUpHeap(char** argv) {
     restartWithHugePages(argv);
   }
   limitHeapArenasToCores();
-  if (!usersHugePagesChoice) holdBackHugePages();
+  if (!usersChoice) holdBackHugePages();
 }
 
 void holdBackHugePages() {
