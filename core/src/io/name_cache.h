@@ -13,18 +13,35 @@ namespace gapscope::io {
 
 // Length and three 8-byte samples (start, middle, end): enough to tell
 // names apart in a cache whose hits are verified by a full compare, and it
-// does not read a 300-byte kernel name twice.
-inline std::uint64_t sampleHash(std::string_view s) {
-  const std::size_t n = s.size();
-  if (n < 24) return hashText(s);
-  std::uint64_t a, b, c;
-  std::memcpy(&a, s.data(), 8);
-  std::memcpy(&b, s.data() + n / 2 - 4, 8);
-  std::memcpy(&c, s.data() + n - 8, 8);
+// does not read a 300-byte kernel name twice. Short names ("cpu_op",
+// "aten::mm", "cudaLaunchKernel") are read a word at a time too: a
+// byte-at-a-time hash of them was most of the cache's cost.
+inline std::uint64_t mixSamples(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::size_t n) {
   std::uint64_t h = (a ^ 0x9E3779B97F4A7C15ull * n) * 0xFF51AFD7ED558CCDull;
   h = (h ^ (h >> 32) ^ b) * 0xC4CEB9FE1A85EC53ull;
   h = (h ^ (h >> 29) ^ c) * 0xFF51AFD7ED558CCDull;
   return h ^ (h >> 32);
+}
+
+inline std::uint64_t sampleHash(std::string_view s) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::uint64_t a = 0, b = 0, c = 0;
+  if (n >= 8) {  // overlapping words cover every byte up to 24
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + n / 2 - 4, 8);
+    std::memcpy(&c, p + n - 8, 8);
+  } else if (n >= 4) {
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    a = lo;
+    c = hi;
+  } else if (n > 0) {
+    a = static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) << 8 |
+        static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16;
+  }
+  return mixSamples(a, b, c, n);
 }
 
 // A trace has a few thousand distinct names and millions of events: a
