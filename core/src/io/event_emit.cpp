@@ -156,20 +156,20 @@ std::string EventEmitter::counterSeriesName(const char* rawKey) {
   if (f.id.kind != Scalar::Kind::None) series.append(" ").append(f.id.text);
   // Chrome shows one counter track per name with one series per key; a
   // lone "value" key is the counter itself.
-  if (!(f.args.numbers.size() == 1 && key == "value")) series.append(" ").append(key);
+  if (!(numbers_.size() == 1 && key == "value")) series.append(" ").append(key);
   return series;
 }
 
 void EventEmitter::emitCounter() {
   TimeNs ts;
   if (!timestamp(&ts)) return;
-  if (f.args.numbers.empty()) {
+  if (numbers_.empty()) {
     issue("counter_without_values", Severity::Info, "C event without numeric args: nothing to plot");
     builder().noteTime(ts);
     return;
   }
   ChromeId pid = chromeId(f.pid);
-  for (const auto& [rawKey, token] : f.args.numbers) {
+  for (const auto& [rawKey, token] : numbers_) {
     // Counter values are plotted, not used as time: double is fine here.
     double value = std::strtod(std::string(token).c_str(), nullptr);
     builder().addCounter(pid, builder().intern(counterSeriesName(rawKey)), ts, value, f.offset);

@@ -15,8 +15,9 @@ namespace gapscope::io {
 class EventEmitter {
  public:
   // `buf` and `base` map pointers into the parsed text to stream offsets.
-  EventEmitter(const EventFields& fields, ChunkOutput& out, NameCache& names, const char* buf, std::uint64_t base)
-      : f(fields), out_(out), names_(names), buf_(buf), base_(base) {}
+  EventEmitter(const EventFields& fields, const ArgNumbers& numbers, ChunkOutput& out, NameCache& names,
+               const char* buf, std::uint64_t base)
+      : f(fields), numbers_(numbers), out_(out), names_(names), buf_(buf), base_(base) {}
 
   void emit();
 
@@ -44,6 +45,7 @@ class EventEmitter {
   void dropUnknown();
 
   const EventFields& f;
+  const ArgNumbers& numbers_;
   ChunkOutput& out_;
   NameCache& names_;
   const char* buf_;

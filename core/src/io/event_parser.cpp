@@ -44,6 +44,7 @@ struct EventParser::Impl {
   std::uint64_t base = 0;
   ChunkOutput* out = nullptr;
   EventFields f;
+  ArgNumbers numbers;  // f's args' numeric members
 
   std::uint64_t offsetOf(const char* p) const { return base + static_cast<std::uint64_t>(p - buf); }
   TraceBuilder& builder() { return out->builder; }
@@ -237,7 +238,7 @@ struct EventParser::Impl {
     // comes after args we cannot know yet).
     if (f.hasPh && f.ph != 'C') return simdjson::SUCCESS;
     std::string_view token = val.raw_json_token();
-    if (looksNumeric(token) && a.numbers.size() < 256) a.numbers.emplace_back(k, trimRight(token));
+    if (looksNumeric(token) && numbers.size() < 256) numbers.emplace_back(k, trimRight(token));
     return simdjson::SUCCESS;
   }
 
@@ -335,10 +336,9 @@ struct EventParser::Impl {
                              "an element of traceEvents is not a JSON object: dropped");
       return simdjson::SUCCESS;
     }
-    f.args.numbers.clear();
-    std::vector<std::pair<const char*, std::string_view>> numbers = std::move(f.args.numbers);
-    f = EventFields{};
-    f.args.numbers = std::move(numbers);
+    static constexpr EventFields kFresh{};
+    f = kFresh;
+    numbers.clear();
     f.offset = offsetOf(start);
     for (auto member : obj) {
       if (auto e = member.error()) return e;
@@ -349,7 +349,7 @@ struct EventParser::Impl {
       od::value& v = fld.value();
       if (auto e = readField(k, v)) return e;
     }
-    EventEmitter(f, *out, names, buf, base).emit();
+    EventEmitter(f, numbers, *out, names, buf, base).emit();
     return simdjson::SUCCESS;
   }
 
