@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
+#include <string>
 
 #include "decimal_time.h"
 
@@ -104,4 +106,46 @@ TEST(DecimalTime, Ids) {
   EXPECT_FALSE(parseUnsignedId("18446744073709551616", &v));
   EXPECT_FALSE(parseUnsignedId("stream", &v));
   EXPECT_FALSE(parseUnsignedId("0x", &v));
+}
+
+// Every length of integer part (1 to 15 digits, where a timestamp's first
+// eight are read as one word) with 0 to 3 decimals, against the value
+// built from the same digits by integer arithmetic.
+TEST(DecimalTime, EveryDigitCountIsExact) {
+  std::mt19937_64 rng(7);
+  for (int intDigits = 1; intDigits <= 15; ++intDigits) {
+    for (int decimals = 0; decimals <= 3; ++decimals) {
+      for (int trial = 0; trial < 200; ++trial) {
+        std::string text;
+        std::int64_t micros = 0;
+        for (int i = 0; i < intDigits; ++i) {
+          const int d = static_cast<int>(rng() % 10);
+          text += static_cast<char>('0' + d);
+          micros = micros * 10 + d;
+        }
+        std::int64_t fraction = 0;
+        if (decimals > 0) text += '.';
+        for (int i = 0; i < decimals; ++i) {
+          const int d = static_cast<int>(rng() % 10);
+          text += static_cast<char>('0' + d);
+          fraction = fraction * 10 + d;
+        }
+        for (int i = decimals; i < 3; ++i) fraction *= 10;
+        const bool negative = trial % 2 == 1;
+        const TimeNs expected = (micros * 1000 + fraction) * (negative ? -1 : 1);
+        if (negative) text = "-" + text;
+        EXPECT_EQ(ns(text.c_str()), expected) << text;
+      }
+    }
+  }
+}
+
+// A digit run cut by a non-digit inside the first eight bytes is not read as one word.
+TEST(DecimalTime, AWordWithANonDigitIsNotReadAsDigits) {
+  EXPECT_EQ(ns("1234567.5"), 1234567500);
+  EXPECT_EQ(ns("1234.5678"), 1234568);  // rounded at the nanosecond
+  EXPECT_TRUE(rejects("12345678x"));
+  EXPECT_TRUE(rejects("1234567/"));
+  EXPECT_TRUE(rejects("12345:78"));
+  EXPECT_EQ(ns("00000000012.5"), 12500);
 }
