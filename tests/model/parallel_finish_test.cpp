@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <thread>
 #include <map>
 #include <random>
 #include <tuple>
@@ -255,6 +258,57 @@ TEST(ParallelSort, SortsByKeyWhenManyAreEquivalent) {
     std::sort(v.begin(), v.end());
     EXPECT_EQ(v, expected) << keys << " keys: not the same items";
   }
+}
+
+// The pool finish() hands its passes' parts to: every part once, part 0 on
+// the calling thread, batches handed out from inside parts (as the flow
+// sort does beside the slices' passes) completing, and with no workers at
+// all; the first exception reaches the caller.
+TEST(PartPool, RunsEveryPartOnceWithBatchesInsideParts) {
+  for (int workers : {0, 1, 3, 15}) {
+    detail::PartPool pool(workers);
+    const detail::PartPool::Use use(&pool);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::vector<std::atomic<int>> runs(2 * 16 * 16);
+    std::atomic<bool> zeroOnCaller{true};
+    detail::forEachPart(2, [&](int side) {
+      const std::thread::id outer = std::this_thread::get_id();
+      if (side == 0 && outer != caller) zeroOnCaller = false;
+      for (int pass = 0; pass < 16; ++pass) {
+        detail::forEachPart(16, [&](int part) {
+          if (part == 0 && std::this_thread::get_id() != outer) zeroOnCaller = false;
+          ++runs[static_cast<std::size_t>((side * 16 + pass) * 16 + part)];
+        });
+      }
+    });
+    EXPECT_TRUE(zeroOnCaller) << workers << " workers";
+    for (std::size_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i].load(), 1) << "part " << i << ", " << workers << " workers";
+  }
+}
+
+TEST(PartPool, TheFirstExceptionReachesTheCaller) {
+  detail::PartPool pool(4);
+  const detail::PartPool::Use use(&pool);
+  std::atomic<int> ran{0};
+  EXPECT_THROW(detail::forEachPart(8,
+                                   [&](int part) {
+                                     ++ran;
+                                     if (part == 5) throw std::runtime_error("part 5");
+                                   }),
+               std::runtime_error);
+  EXPECT_EQ(ran.load(), 8);  // the other parts still ran, and ended before the throw
+  detail::forEachPart(3, [&](int) { ++ran; });  // the pool still works
+  EXPECT_EQ(ran.load(), 11);
+}
+
+TEST(PartPool, SortsAsWithoutIt) {
+  auto expected = keyed(120000, 1 << 20, 3);
+  std::sort(expected.begin(), expected.end());
+  detail::PartPool pool(7);
+  const detail::PartPool::Use use(&pool);
+  auto v = keyed(120000, 1 << 20, 3);
+  detail::parallelSort(v.begin(), v.end(), std::less<>(), 8);
+  EXPECT_EQ(v, expected);
 }
 
 }  // namespace

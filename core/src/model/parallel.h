@@ -4,6 +4,9 @@
 #pragma once
 
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <cstddef>
 #include <exception>
 #include <thread>
@@ -28,13 +31,65 @@ inline std::pair<std::size_t, std::size_t> partRange(std::size_t items, int part
   return {items * p / n, items * (p + 1) / n};
 }
 
+// Threads kept for one finish(): its thirty-odd passes hand their parts
+// to these instead of starting threads for each (starting 15 threads and
+// joining them costs about 0.45 ms on the 16-core host: 14 ms of a 500 MB
+// load's 40 ms finish). A thread that hands out parts takes parts of its
+// own batch too, so a batch completes even while every worker is busy with
+// another, and batches may be handed out from inside a part.
+class PartPool {
+ public:
+  explicit PartPool(int workers);
+  ~PartPool();
+  PartPool(const PartPool&) = delete;
+  PartPool& operator=(const PartPool&) = delete;
+
+  // Runs body(part) for every part in [0, parts), part 0 on the calling
+  // thread; returns once all have ended; the first exception reaches the
+  // caller.
+  void run(int parts, const std::function<void(int)>& body);
+
+  // The pool that forEachPart uses on this thread, if any: the thread that
+  // made it, while a PartPool::Use lives, and the pool's own workers.
+  static PartPool* current();
+
+  class Use {
+   public:
+    explicit Use(PartPool* pool);
+    ~Use();
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+   private:
+    PartPool* previous_;
+  };
+
+ private:
+  struct Batch;
+  void work();
+  // With mu_ held: takes b's next part and runs it with mu_ released.
+  void runNextPart(Batch& b, std::unique_lock<std::mutex>& lock);
+
+  std::mutex mu_;
+  std::condition_variable workCv_;  // workers: a batch with parts left, or stop
+  std::condition_variable doneCv_;  // submitters: a batch's last part ended
+  std::vector<Batch*> open_;        // batches with parts not yet taken
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
 // Runs body(part) for every part in [0, parts), part 0 (and any part no
 // thread could be started for) on the calling thread; after all have
-// ended, the first exception reaches the caller.
+// ended, the first exception reaches the caller. Inside a PartPool::Use
+// (finish()) the pool's threads run the other parts.
 template <typename Body>
 void forEachPart(int parts, Body body) {
   if (parts <= 1) {
     body(0);
+    return;
+  }
+  if (PartPool* pool = PartPool::current()) {
+    pool->run(parts, std::function<void(int)>(std::ref(body)));
     return;
   }
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
@@ -62,9 +117,9 @@ void forEachPart(int parts, Body body) {
 
 // Sorts [first, last) in place with up to `threads` threads: ranges split
 // around median-of-three pivots, a level at a time (the ranges of a level
-// side by side), until each has one thread, then std::sort on each. Every
-// thread is started from the calling one and the threads allocate nothing
-// (one that did would get a malloc arena of its own). Where `less` orders
+// side by side), until each has one thread, then std::sort on each. The
+// parts allocate nothing (a thread that did would get a malloc arena of
+// its own). Where `less` orders
 // every pair of distinct elements (no two equivalent), the result is
 // std::sort's.
 template <typename It, typename Less>

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 #include "builder_impl.h"
@@ -215,6 +216,10 @@ Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args, int t
   if (s.minTime > s.maxTime) s.minTime = s.maxTime = 0;
   s.kernelInfoSet = KernelInfoSet{};  // nothing is interned any more: its table goes before the peak
   const bool big = s.slices.size() > kParallelAbove;
+  // The passes' parts run on threads made once for the whole finish.
+  std::optional<PartPool> pool;
+  if (big && threads > 1) pool.emplace(threads - 1);
+  const PartPool::Use usePool(pool ? &*pool : nullptr);
   // The flow events and the slices are ordered side by side, each with the
   // threads beside the other's (on 2 cores, one each).
   const int each = std::max(1, threads - 1);
