@@ -198,6 +198,45 @@ TEST(ParallelFinish, SameTraceWhenTracksMustBeSorted) {
   expectSameTrace(build(shape, 1), build(shape, 8));
 }
 
+// One track in time order inside every part of the slices the finish
+// splits them into (seven on eight threads) but not across them: each
+// part's first slice starts before the previous part's last. Only the
+// check at the parts' edges can tell that the track must be sorted.
+Trace outOfOrderAtPartEdges(int threads) {
+  TraceBuilder b;
+  const std::size_t n = 70000;
+  const int parts = 7;  // finish() on 8 threads: each pass in 8 - 1 parts
+  std::vector<TimeNs> start(n);
+  for (std::size_t i = 0; i < n; ++i) start[i] = static_cast<TimeNs>(i) * 10;
+  for (int p = 1; p < parts; ++p) {
+    const std::size_t first = n * static_cast<std::size_t>(p) / static_cast<std::size_t>(parts);
+    start[first] = start[first - 1] - 3;
+  }
+  const StringId name = b.intern("op");
+  for (std::size_t i = 0; i < n; ++i) {
+    SliceEvent e;
+    e.pid = b.numericId(1);
+    e.tid = b.numericId(1);
+    e.start = start[i];
+    e.dur = 2;
+    e.name = name;
+    e.offset = i;
+    b.addComplete(e);
+  }
+  return b.finish(nullptr, threads);
+}
+
+TEST(ParallelFinish, SortsATrackOutOfOrderOnlyAtThePartsEdges) {
+  const Trace one = outOfOrderAtPartEdges(1);
+  const Trace many = outOfOrderAtPartEdges(8);
+  for (const Trace* t : {&one, &many}) {
+    ASSERT_EQ(t->tracks.size(), 1u);
+    EXPECT_TRUE(std::is_sorted(t->slices.begin(), t->slices.end(),
+                               [](const Slice& a, const Slice& b) { return a.start < b.start; }));
+  }
+  expectSameTrace(one, many);
+}
+
 // Pairs with many equal keys, told apart by their index.
 std::vector<std::pair<int, int>> keyed(std::size_t n, int keys, unsigned seed) {
   std::mt19937 rng(seed);

@@ -23,13 +23,22 @@ struct SortedSlices {
   std::vector<std::uint32_t> position;
 };
 
+// Slices of each raw track in each part of the pending slices (the parts
+// of partsFor(slices, threads)), counted in the pass that gathers the
+// tracks' evidence, so that sorting the slices need not count them again.
+struct RawTrackCounts {
+  std::size_t slices = 0;                           // pending slices when counted
+  std::vector<std::vector<std::uint32_t>> ofPart;   // per part, per raw track
+};
+
 std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
                                        const std::vector<TrackKind>& kinds,
                                        const std::vector<std::int32_t>& device,
                                        const std::vector<std::int64_t>& stream);
 // Maps slices to their final tracks (trackMap) and sorts them, on up to
-// `threads` threads.
-SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads);
+// `threads` threads (the number `counts` was counted with).
+SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap,
+                        const RawTrackCounts& counts, int threads);
 // Sets each slice's depth and parent (Slice::parent) and the spill rows,
 // tracks on up to `threads` threads.
 void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads);

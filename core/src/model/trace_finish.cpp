@@ -128,15 +128,19 @@ std::int64_t streamFromLabel(std::string_view label) {
 namespace {
 
 // What a part of the slices says of each raw track: whether it holds GPU
-// work, and the kernel infos that name its device and stream.
+// work, and the kernel infos that name its device and stream; and how many
+// slices it has there.
 struct TrackEvidence {
   std::vector<char> gpu;
   std::vector<std::uint32_t> firstWithDevice;  // first kernel info with a device, kNoIndex: none
   std::vector<std::uint32_t> lastInfo;         // last kernel info, kNoIndex: none
+  std::vector<std::uint32_t> count;
 
-  explicit TrackEvidence(std::size_t tracks) : gpu(tracks, 0), firstWithDevice(tracks, kNoIndex), lastInfo(tracks, kNoIndex) {}
+  explicit TrackEvidence(std::size_t tracks)
+      : gpu(tracks, 0), firstWithDevice(tracks, kNoIndex), lastInfo(tracks, kNoIndex), count(tracks, 0) {}
 
   void add(const Slice& sl, const std::vector<KernelInfo>& infos) {
+    ++count[sl.track];
     if (!isGpuKind(sl.kind)) return;
     gpu[sl.track] = 1;
     if (sl.kernelInfo == kNoIndex) return;
@@ -153,8 +157,9 @@ struct TrackEvidence {
   }
 };
 
-// The slices' evidence, one part of them per thread.
-TrackEvidence gatherTrackEvidence(const BuilderState& s, int threads) {
+// The slices' evidence, one part of them per thread; each part's counts
+// go to `counts`.
+TrackEvidence gatherTrackEvidence(const BuilderState& s, int threads, RawTrackCounts* counts) {
   const int parts = partsFor(s.slices.size(), threads);
   // Made here: a part's thread that allocates gets a malloc arena of its own.
   std::vector<TrackEvidence> ofPart(static_cast<std::size_t>(parts), TrackEvidence(s.tracks.size()));
@@ -163,15 +168,17 @@ TrackEvidence gatherTrackEvidence(const BuilderState& s, int threads) {
     const auto [from, to] = partRange(s.slices.size(), parts, p);
     for (std::size_t i = from; i < to; ++i) e.add(s.slices[i], s.kernelInfos);
   });
+  counts->slices = s.slices.size();
+  counts->ofPart.resize(ofPart.size());
+  for (std::size_t p = 0; p < ofPart.size(); ++p) counts->ofPart[p] = std::move(ofPart[p].count);
   for (std::size_t p = 1; p < ofPart.size(); ++p) ofPart[0].add(ofPart[p]);
   return std::move(ofPart[0]);
 }
 
 }  // namespace
 
-// Orders processes and tracks; returns rawTrack -> final track index.
-std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t, int threads) {
-  const TrackEvidence evidence = gatherTrackEvidence(s, threads);
+std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t, int threads, RawTrackCounts* counts) {
+  const TrackEvidence evidence = gatherTrackEvidence(s, threads, counts);
   std::vector<TrackKind> kinds(s.tracks.size(), TrackKind::CpuThread);
   std::vector<std::int32_t> device(s.tracks.size(), -1);
   std::vector<std::int64_t> stream(s.tracks.size(), -1);
@@ -224,14 +231,15 @@ Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args, int t
   // threads beside the other's (on 2 cores, one each).
   const int each = std::max(1, threads - 1);
   std::vector<std::uint32_t> trackMap;
+  RawTrackCounts rawCounts;
   SortedSlices sorted;
   // Flow events touch nothing the slice layout touches.
   inParallel(big, [&] { orderPendingFlows(s, each); },
              [&] {
                matchBeginEnds(s);
                buildAsyncSlices(s);
-               trackMap = layoutTracks(s, t, each);
-               sorted = sortSlices(s, t, trackMap, each);
+               trackMap = layoutTracks(s, t, each, &rawCounts);
+               sorted = sortSlices(s, t, trackMap, rawCounts, each);
                assignDepths(s, t, sorted, each);
              });
   // Both only read the laid-out slices and write different parts of t.

@@ -120,28 +120,37 @@ struct PartStarts {
   std::vector<std::vector<std::uint32_t>> countOf;    // per part, per track
 };
 
-// Maps slices to their final tracks and counts them per part and track.
-PartStarts countByTrack(std::vector<Slice>& sl, const std::vector<std::uint32_t>& trackMap, std::size_t tracks,
-                        int parts) {
+// RawTrackCounts counted here, for when layoutTracks counted other slices
+// or parts (not in a finish as it runs).
+RawTrackCounts countRawTracks(const BuilderState& s, int parts) {
+  RawTrackCounts counts;
+  counts.slices = s.slices.size();
+  counts.ofPart.assign(static_cast<std::size_t>(parts), std::vector<std::uint32_t>(s.tracks.size(), 0));
+  for (int p = 0; p < parts; ++p) {
+    const auto [from, to] = partRange(s.slices.size(), parts, p);
+    for (std::size_t i = from; i < to; ++i) ++counts.ofPart[static_cast<std::size_t>(p)][s.slices[i].track];
+  }
+  return counts;
+}
+
+// Part starts from the slices' counts per raw track (RawTrackCounts),
+// each raw track's counted as its final track's.
+PartStarts partStartsFrom(const RawTrackCounts& counts, const std::vector<std::uint32_t>& trackMap, std::size_t tracks) {
   PartStarts ps;
-  ps.countOf.assign(static_cast<std::size_t>(parts), std::vector<std::uint32_t>(tracks, 0));
-  forEachPart(parts, [&](int p) {
-    auto& count = ps.countOf[static_cast<std::size_t>(p)];
-    const auto [b, e] = partRange(sl.size(), parts, p);
-    for (std::size_t i = b; i < e; ++i) {
-      Slice& x = sl[i];
-      x.track = trackMap[x.track];
-      ++count[x.track];
-    }
-  });
+  const std::size_t parts = counts.ofPart.size();
+  ps.countOf.assign(parts, std::vector<std::uint32_t>(tracks, 0));
+  for (std::size_t p = 0; p < parts; ++p) {
+    const std::vector<std::uint32_t>& raw = counts.ofPart[p];
+    for (std::size_t r = 0; r < raw.size(); ++r) ps.countOf[p][trackMap[r]] += raw[r];
+  }
   ps.bucketStart.assign(tracks + 1, 0);
-  ps.start.assign(static_cast<std::size_t>(parts), std::vector<std::uint32_t>(tracks, 0));
+  ps.start.assign(parts, std::vector<std::uint32_t>(tracks, 0));
   std::uint32_t at = 0;
   for (std::size_t k = 0; k < tracks; ++k) {
     ps.bucketStart[k] = at;
-    for (int p = 0; p < parts; ++p) {
-      ps.start[static_cast<std::size_t>(p)][k] = at;
-      at += ps.countOf[static_cast<std::size_t>(p)][k];
+    for (std::size_t p = 0; p < parts; ++p) {
+      ps.start[p][k] = at;
+      at += ps.countOf[p][k];
     }
   }
   ps.bucketStart[tracks] = at;
@@ -237,19 +246,56 @@ bool startsBefore(const Slice& x, const Slice& y) {
   return x.start < y.start || (x.start == y.start && x.dur > y.dur);
 }
 
-// Sorted position -> pending index, each track's slices in file order (a
-// counting sort, each part's slices from its own starts).
-std::vector<std::uint32_t> originInFileOrder(const std::vector<Slice>& sl, const PartStarts& ps) {
+// Where each slice goes before any sort: sorted position -> pending
+// index, each track's slices in file order (a counting sort, each part's
+// slices from its own starts), and whether that is already track order.
+struct FileOrderPlaces {
+  std::vector<std::uint32_t> origin;
+  bool trackOrderKept = true;
+};
+
+// Between parts: each part's first slice of a track against the one before
+// it in the track (an earlier part's last).
+bool partEdgesInTrackOrder(const std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin, const PartStarts& ps) {
+  for (std::size_t p = 1; p < ps.start.size(); ++p) {
+    for (std::size_t k = 0; k + 1 < ps.bucketStart.size(); ++k) {
+      const std::uint32_t j = ps.start[p][k];
+      if (ps.countOf[p][k] == 0 || j == ps.bucketStart[k]) continue;
+      if (startsBefore(sl[origin[j]], sl[origin[j - 1]])) return false;
+    }
+  }
+  return true;
+}
+
+// Places the slices in file order (FileOrderPlaces), mapping each to its
+// final track on the way, and compares each with the one placed before it
+// in its track: one pass over the slices for what took three.
+FileOrderPlaces placeInFileOrder(std::vector<Slice>& sl, const std::vector<std::uint32_t>& trackMap, const PartStarts& ps) {
   const int parts = static_cast<int>(ps.start.size());
-  std::vector<std::uint32_t> origin(sl.size());
+  FileOrderPlaces out;
+  out.origin.resize(sl.size());
+  std::vector<std::uint32_t>& origin = out.origin;
   // Made here: a part's thread that allocates gets a malloc arena of its own.
   std::vector<std::vector<std::uint32_t>> nextOf = ps.start;
+  std::vector<char> inOrder(static_cast<std::size_t>(parts), 1);
   forEachPart(parts, [&](int p) {
-    std::vector<std::uint32_t>& next = nextOf[static_cast<std::size_t>(p)];
+    const auto at = static_cast<std::size_t>(p);
+    std::vector<std::uint32_t>& next = nextOf[at];
+    const std::vector<std::uint32_t>& first = ps.start[at];
+    bool ordered = true;
     const auto [from, to] = partRange(sl.size(), parts, p);
-    for (std::size_t i = from; i < to; ++i) origin[next[sl[i].track]++] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = from; i < to; ++i) {
+      Slice& x = sl[i];
+      x.track = trackMap[x.track];
+      const std::uint32_t place = next[x.track]++;
+      if (place > first[x.track] && startsBefore(x, sl[origin[place - 1]])) ordered = false;
+      origin[place] = static_cast<std::uint32_t>(i);
+    }
+    inOrder[at] = ordered;
   });
-  return origin;
+  out.trackOrderKept = std::all_of(inOrder.begin(), inOrder.end(), [](char c) { return c != 0; }) &&
+                       partEdgesInTrackOrder(sl, origin, ps);
+  return out;
 }
 
 // position[origin[j]] = j.
@@ -262,29 +308,10 @@ std::vector<std::uint32_t> inverseOf(const std::vector<std::uint32_t>& origin, i
   return position;
 }
 
-// True when no track's slices need sorting: in (start asc, dur desc) order
-// within each track as they came in the file. Checked pair by pair of
-// neighbours on the parts' threads.
-bool fileOrderIsTrackOrder(const std::vector<Slice>& sl, const std::vector<std::uint32_t>& origin, int parts) {
-  std::vector<char> sorted(static_cast<std::size_t>(parts), 1);
-  forEachPart(parts, [&](int p) {
-    const auto [from, to] = partRange(origin.size(), parts, p);
-    for (std::size_t j = std::max<std::size_t>(from, 1); j < to; ++j) {
-      const Slice& prev = sl[origin[j - 1]];
-      const Slice& x = sl[origin[j]];
-      if (prev.track != x.track) continue;
-      if (startsBefore(x, prev)) {
-        sorted[static_cast<std::size_t>(p)] = 0;
-        return;
-      }
-    }
-  });
-  return std::all_of(sorted.begin(), sorted.end(), [](char c) { return c != 0; });
-}
-
 }  // namespace
 
-SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap, int threads) {
+SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap,
+                        const RawTrackCounts& counts, int threads) {
   const std::size_t n = s.slices.size();
   SortedSlices out;
   auto& sl = s.slices;
@@ -293,12 +320,16 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
   // keeping file order (a counting sort), then sort each track only if it
   // is not in order already: tracers write a thread's events in time
   // order, so usually nothing is left to sort. (Each pass over a million
-  // slices costs ~10 ms, so the raw-to-final track ids are mapped in the
-  // counting pass.)
-  const PartStarts ps = countByTrack(sl, trackMap, t.tracks.size(), parts);
+  // slices costs ~10 ms: the slices were counted beside the tracks'
+  // evidence, and the placing pass maps them to their final tracks and
+  // checks their order.)
+  const bool countsFit = counts.slices == n && counts.ofPart.size() == static_cast<std::size_t>(parts);
+  const PartStarts ps = countsFit ? partStartsFrom(counts, trackMap, t.tracks.size())
+                                  : partStartsFrom(countRawTracks(s, parts), trackMap, t.tracks.size());
   const auto& bucketStart = ps.bucketStart;
-  out.origin = originInFileOrder(sl, ps);
-  const bool fileOrderKept = fileOrderIsTrackOrder(sl, out.origin, parts);
+  FileOrderPlaces placed = placeInFileOrder(sl, trackMap, ps);
+  out.origin = std::move(placed.origin);
+  const bool fileOrderKept = placed.trackOrderKept;
   if (!fileOrderKept) {
     auto inTrackOrder = [&](std::uint32_t a, std::uint32_t b) {
       return startsBefore(sl[a], sl[b]) || (!startsBefore(sl[b], sl[a]) && a < b);
