@@ -321,6 +321,21 @@ TEST(Golden, EscapedNamesAreUnescaped) {
   EXPECT_EQ(r.trace->str(r.trace->slices[0].category), "c/d");
 }
 
+// Names without escapes are taken from the text as it lies: spaces after
+// the closing quote, an empty name and a name ending in an escaped
+// backslash each read as written.
+TEST(Golden, PlainNamesReadAsWritten) {
+  auto r = gapscope::io::parseChromeTrace(
+      "[{\"ph\":\"X\",\"name\":\"aten::mm\" \n ,\"cat\":\"\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n"
+      " {\"ph\":\"X\",\"name\":\"tail\\\\\" ,\"cat\":\"cpu_op\"\t,\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]");
+  ASSERT_TRUE(r.trace);
+  ASSERT_EQ(r.trace->slices.size(), 2u);
+  EXPECT_EQ(r.trace->str(r.trace->slices[0].name), "aten::mm");
+  EXPECT_EQ(r.trace->str(r.trace->slices[0].category), "");
+  EXPECT_EQ(r.trace->str(r.trace->slices[1].name), "tail\\");
+  EXPECT_EQ(r.trace->str(r.trace->slices[1].category), "cpu_op");
+}
+
 // Slices are grouped by track in finish(); every interleaving of tracks in
 // the file must come out as each track's events in time order.
 TEST(Golden, TracksKeepTheirOrderWhateverTheInterleaving) {
