@@ -37,8 +37,7 @@ struct ArgsFields {
 // of a C event. Kept beside EventFields, not in it: that stays trivially
 // copyable, so resetting it for each event copies a constant. (Resetting it
 // with a vector inside built a temporary on the stack and read it back in
-// 16-byte loads over 8-byte stores: a store-forwarding stall that was 7 % of
-// a load's CPU.)
+// 16-byte loads over 8-byte stores, which stall; docs/reader.md.)
 using ArgNumbers = std::vector<std::pair<const char*, std::string_view>>;
 
 struct EventFields {
