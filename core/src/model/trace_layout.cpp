@@ -247,10 +247,12 @@ bool startsBefore(const Slice& x, const Slice& y) {
 }
 
 // Where each slice goes before any sort: sorted position -> pending
-// index, each track's slices in file order (a counting sort, each part's
-// slices from its own starts), and whether that is already track order.
+// index (origin), each track's slices in file order (a counting sort, each
+// part's slices from its own starts), its inverse (position), and whether
+// that is already track order.
 struct FileOrderPlaces {
   std::vector<std::uint32_t> origin;
+  std::vector<std::uint32_t> position;
   bool trackOrderKept = true;
 };
 
@@ -269,12 +271,15 @@ bool partEdgesInTrackOrder(const std::vector<Slice>& sl, const std::vector<std::
 
 // Places the slices in file order (FileOrderPlaces), mapping each to its
 // final track on the way, and compares each with the one placed before it
-// in its track: one pass over the slices for what took three.
+// in its track: one pass over the slices for what took four (the inverse
+// is written in slice order here, where afterwards it was a scatter).
 FileOrderPlaces placeInFileOrder(std::vector<Slice>& sl, const std::vector<std::uint32_t>& trackMap, const PartStarts& ps) {
   const int parts = static_cast<int>(ps.start.size());
   FileOrderPlaces out;
   out.origin.resize(sl.size());
+  out.position.resize(sl.size());
   std::vector<std::uint32_t>& origin = out.origin;
+  std::vector<std::uint32_t>& position = out.position;
   // Made here: a part's thread that allocates gets a malloc arena of its own.
   std::vector<std::vector<std::uint32_t>> nextOf = ps.start;
   std::vector<char> inOrder(static_cast<std::size_t>(parts), 1);
@@ -290,6 +295,7 @@ FileOrderPlaces placeInFileOrder(std::vector<Slice>& sl, const std::vector<std::
       const std::uint32_t place = next[x.track]++;
       if (place > first[x.track] && startsBefore(x, sl[origin[place - 1]])) ordered = false;
       origin[place] = static_cast<std::uint32_t>(i);
+      position[i] = place;
     }
     inOrder[at] = ordered;
   });
@@ -321,14 +327,15 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
   // is not in order already: tracers write a thread's events in time
   // order, so usually nothing is left to sort. (Each pass over a million
   // slices costs ~10 ms: the slices were counted beside the tracks'
-  // evidence, and the placing pass maps them to their final tracks and
-  // checks their order.)
+  // evidence, and the placing pass maps them to their final tracks, checks
+  // their order and writes the inverse.)
   const bool countsFit = counts.slices == n && counts.ofPart.size() == static_cast<std::size_t>(parts);
   const PartStarts ps = countsFit ? partStartsFrom(counts, trackMap, t.tracks.size())
                                   : partStartsFrom(countRawTracks(s, parts), trackMap, t.tracks.size());
   const auto& bucketStart = ps.bucketStart;
   FileOrderPlaces placed = placeInFileOrder(sl, trackMap, ps);
   out.origin = std::move(placed.origin);
+  out.position = std::move(placed.position);
   const bool fileOrderKept = placed.trackOrderKept;
   if (!fileOrderKept) {
     auto inTrackOrder = [&](std::uint32_t a, std::uint32_t b) {
@@ -339,8 +346,8 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
       auto e = out.origin.begin() + bucketStart[k + 1];
       if (!std::is_sorted(b, e, inTrackOrder)) std::sort(b, e, inTrackOrder);
     }
+    out.position = inverseOf(out.origin, parts);  // the sort moved them
   }
-  out.position = inverseOf(out.origin, parts);
   // Slices are the biggest thing in memory: reorder them in place.
   if (!fileOrderKept || !partitionByTrack(s.slices, out.origin, ps)) permuteByCycles(s.slices, out.origin);
   t.slices = std::move(s.slices);
