@@ -43,22 +43,22 @@ bool glibcHasHugePagesTunable() {
          (major > 2 || (major == 2 && minor >= 35));
 }
 
-bool underAddressSanitizer() {
-#if defined(__SANITIZE_ADDRESS__)
+bool underSanitizer() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
   return true;
 #endif
 #endif
   return false;
 }
 
-// Under AddressSanitizer its allocator stands in for glibc's, so there is
-// nothing to restart for (the checked build, CI); the optimised build's
-// io_tests check the restart itself.
+// Under AddressSanitizer or ThreadSanitizer their allocator stands in for
+// glibc's, so there is nothing to restart for (the checked build, CI); the
+// optimised build's io_tests check the restart itself.
 const std::string kRestart =
-    kernelGivesHugePagesOnRequest() && glibcHasHugePagesTunable() && !underAddressSanitizer() ? "1" : "0";
+    kernelGivesHugePagesOnRequest() && glibcHasHugePagesTunable() && !underSanitizer() ? "1" : "0";
 
 TEST(HeapSetup, RestartsWithoutTunablesAndLeavesThemUnset) {
   auto out = runProbe("env -u GLIBC_TUNABLES");
@@ -88,7 +88,7 @@ TEST(HeapSetup, TheUsersOwnHugePagesChoiceWins) {
   EXPECT_EQ(out["restarted"], "0");
   EXPECT_EQ(out["tunables"], "glibc.malloc.hugetlb=0");
   EXPECT_EQ(out["held"], "0");
-  if (!underAddressSanitizer()) {
+  if (!underSanitizer()) {
     EXPECT_EQ(out["huge_kb"], "0");
   }
 }

@@ -97,10 +97,10 @@ double fastestOf3(const std::function<void()>& run) {
 
 // Sanitized builds run about 10x slower: the inputs there are 4x smaller
 // (still far past where a quadratic reader shows).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr std::size_t kSizeDivisor = 4;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 constexpr std::size_t kSizeDivisor = 4;
 #else
 constexpr std::size_t kSizeDivisor = 1;
