@@ -154,8 +154,12 @@ struct BuilderState {
 
   // Per-event lookups, cached: events come in runs on one thread, and a
   // trace has a handful of categories.
+  // The two tracks asked for last: a thread's events and its GPU stream's
+  // alternate in Kineto's files, so one would miss half the time.
   TrackKey lastTrackKey{};
   std::uint32_t lastTrack = kNoIndex;
+  TrackKey previousTrackKey{};
+  std::uint32_t previousTrack = kNoIndex;
   std::vector<std::int8_t> kindByCategory;  // -1: not looked up yet
   void note(TimeNs t) {
     if (t < minTime) minTime = t;

@@ -14,6 +14,9 @@ namespace detail {
 std::uint32_t BuilderState::trackFor(ChromeId pid, ChromeId tid) {
   TrackKey key{pid, tid};
   if (lastTrack != kNoIndex && key == lastTrackKey) return lastTrack;
+  std::swap(lastTrackKey, previousTrackKey);
+  std::swap(lastTrack, previousTrack);
+  if (lastTrack != kNoIndex && key == lastTrackKey) return lastTrack;
   lastTrackKey = key;
   auto it = trackIndex.find(key);
   if (it != trackIndex.end()) return lastTrack = it->second;
