@@ -64,4 +64,33 @@ TEST(NameCache, NamesOfOneLengthAndDifferentLengthsHashApart) {
   EXPECT_NE(sampleHash("cpu_op"), sampleHash("kernel"));
 }
 
+// pid and tid ids: made once per text and kind while a chunk is parsed,
+// made again after reset() (a new chunk: its texts lie elsewhere), and
+// right for more texts than the cache keeps.
+TEST(NameCache, MakesAnIdOncePerTextAndKindUntilReset) {
+  NameCache cache;
+  int made = 0;
+  auto idOf = [&](std::uint8_t kind, std::string_view text) {
+    return cache.id(kind, text, [&] {
+      ++made;
+      return gapscope::ChromeId{static_cast<std::int64_t>(text.size()) * 10 + kind, gapscope::kEmptyString};
+    });
+  };
+  const std::string a = "1234";
+  const std::string sameText = "1234";  // another place, the same text
+  EXPECT_EQ(idOf(1, a).num, 41);
+  EXPECT_EQ(idOf(1, sameText).num, 41);
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(idOf(2, a).num, 42);  // a string "1234", not the number
+  EXPECT_EQ(made, 2);
+  std::vector<std::string> many;
+  for (int i = 0; i < 20; ++i) many.push_back(std::string(static_cast<std::size_t>(i + 1), 'x'));
+  for (int pass = 0; pass < 2; ++pass)
+    for (const std::string& text : many) EXPECT_EQ(idOf(1, text).num, static_cast<std::int64_t>(text.size()) * 10 + 1);
+  cache.reset();
+  made = 0;
+  idOf(1, a);
+  EXPECT_EQ(made, 1);
+}
+
 }  // namespace

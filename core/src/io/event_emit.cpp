@@ -10,6 +10,10 @@
 namespace gapscope::io {
 
 ChromeId EventEmitter::chromeId(const Scalar& s) {
+  return names_.id(static_cast<std::uint8_t>(s.kind), s.text, [&] { return convertedId(s); });
+}
+
+ChromeId EventEmitter::convertedId(const Scalar& s) {
   if (s.kind == Scalar::Kind::Number) {
     std::int64_t n;
     if (parseInt64(s.text, &n)) return builder().numericId(n);

@@ -27,7 +27,8 @@ class EventEmitter {
   std::uint64_t offsetOf(const char* p) const { return base_ + static_cast<std::uint64_t>(p - buf_); }
   void issue(const char* name, Severity sev, const char* what) { builder().issues().add(name, sev, f.offset, what); }
 
-  ChromeId chromeId(const Scalar& s);
+  ChromeId chromeId(const Scalar& s);  // cached by its text (NameCache::id)
+  ChromeId convertedId(const Scalar& s);
   bool inRange(TimeNs t, const Scalar& s, const char* field);
   bool time(const Scalar& s, TimeNs* out, const char* field, const char* missingName, const char* invalidName, const char* what);
   bool timestamp(TimeNs* ts);

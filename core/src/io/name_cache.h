@@ -1,5 +1,5 @@
 // Interning names fast while parsing: hashes, and a small cache in front
-// of the builder's string table.
+// of the builder's string table (and of pid and tid conversion).
 #pragma once
 
 #include <array>
@@ -65,7 +65,30 @@ class NameCache {
     return id;
   }
 
+  // A pid or tid as written (`kind`: number or string) made into a ChromeId
+  // by make() once, then found by its text: a thread's events and its GPU
+  // stream's alternate, so the last few are kept. The texts lie in the
+  // chunk being parsed, so reset() forgets them with the builder's ids.
+  template <typename Make>
+  ChromeId id(std::uint8_t kind, std::string_view text, Make make) {
+    for (const IdEntry& e : ids_) {
+      if (e.generation == generation_ && e.kind == kind && e.text == text) return e.id;
+    }
+    IdEntry& slot = ids_[nextId_++ % ids_.size()];
+    slot = IdEntry{text, make(), kind, generation_};
+    return slot.id;
+  }
+
  private:
+  struct IdEntry {
+    std::string_view text;
+    ChromeId id;
+    std::uint8_t kind = 0;
+    std::uint32_t generation = 0;
+  };
+  std::array<IdEntry, 8> ids_{};
+  std::uint32_t nextId_ = 0;
+
   struct Entry {
     std::uint64_t hash = 0;
     const char* stored = nullptr;
