@@ -152,10 +152,10 @@ struct BuilderState {
   // thread more than the copies they save (docs/performance.md).
   std::uint32_t mergeKernelInfo(const KernelInfo& info);
 
-  // Per-event lookups, cached: events come in runs on one thread, and a
-  // trace has a handful of categories.
-  // The two tracks asked for last: a thread's events and its GPU stream's
-  // alternate in Kineto's files, so one would miss half the time.
+  // Per-event lookups, cached: events come in runs on one thread (the two
+  // tracks asked for last are kept, as a thread's events and its GPU
+  // stream's alternate in Kineto's files), and a trace has a handful of
+  // categories.
   TrackKey lastTrackKey{};
   std::uint32_t lastTrack = kNoIndex;
   TrackKey previousTrackKey{};

@@ -35,10 +35,10 @@ std::vector<std::uint32_t> orderTracks(BuilderState& s, Trace& t,
                                        const std::vector<TrackKind>& kinds,
                                        const std::vector<std::int32_t>& device,
                                        const std::vector<std::int64_t>& stream);
-// Maps slices to their final tracks (trackMap) and sorts them, on up to
-// `threads` threads (the number `counts` was counted with).
+// Maps slices to their final tracks (trackMap) and sorts them, in the parts
+// (and so on the threads) `counts` was counted in.
 SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap,
-                        const RawTrackCounts& counts, int threads);
+                        const RawTrackCounts& counts);
 // Sets each slice's depth and parent (Slice::parent) and the spill rows,
 // tracks on up to `threads` threads.
 void assignDepths(BuilderState& s, Trace& t, const SortedSlices& sorted, int threads);

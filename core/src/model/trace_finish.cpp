@@ -177,6 +177,8 @@ TrackEvidence gatherTrackEvidence(const BuilderState& s, int threads, RawTrackCo
 
 }  // namespace
 
+// Orders processes and tracks, counting the slices per raw track into
+// `counts` on the way; returns raw track -> final track index.
 std::vector<std::uint32_t> layoutTracks(BuilderState& s, Trace& t, int threads, RawTrackCounts* counts) {
   const TrackEvidence evidence = gatherTrackEvidence(s, threads, counts);
   std::vector<TrackKind> kinds(s.tracks.size(), TrackKind::CpuThread);
@@ -239,7 +241,7 @@ Trace finishTrace(BuilderState& s, std::shared_ptr<const ArgsSource> args, int t
                matchBeginEnds(s);
                buildAsyncSlices(s);
                trackMap = layoutTracks(s, t, each, &rawCounts);
-               sorted = sortSlices(s, t, trackMap, rawCounts, each);
+               sorted = sortSlices(s, t, trackMap, rawCounts);
                assignDepths(s, t, sorted, each);
              });
   // Both only read the laid-out slices and write different parts of t.

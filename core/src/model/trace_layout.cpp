@@ -6,6 +6,7 @@
 #include <new>
 #include <numeric>
 #include <type_traits>
+#include <stdexcept>
 #include <tuple>
 
 #include "layout.h"
@@ -119,19 +120,6 @@ struct PartStarts {
   std::vector<std::vector<std::uint32_t>> start;      // per part, per track
   std::vector<std::vector<std::uint32_t>> countOf;    // per part, per track
 };
-
-// RawTrackCounts counted here, for when layoutTracks counted other slices
-// or parts (not in a finish as it runs).
-RawTrackCounts countRawTracks(const BuilderState& s, int parts) {
-  RawTrackCounts counts;
-  counts.slices = s.slices.size();
-  counts.ofPart.assign(static_cast<std::size_t>(parts), std::vector<std::uint32_t>(s.tracks.size(), 0));
-  for (int p = 0; p < parts; ++p) {
-    const auto [from, to] = partRange(s.slices.size(), parts, p);
-    for (std::size_t i = from; i < to; ++i) ++counts.ofPart[static_cast<std::size_t>(p)][s.slices[i].track];
-  }
-  return counts;
-}
 
 // Part starts from the slices' counts per raw track (RawTrackCounts),
 // each raw track's counted as its final track's.
@@ -317,11 +305,11 @@ std::vector<std::uint32_t> inverseOf(const std::vector<std::uint32_t>& origin, i
 }  // namespace
 
 SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32_t>& trackMap,
-                        const RawTrackCounts& counts, int threads) {
-  const std::size_t n = s.slices.size();
+                        const RawTrackCounts& counts) {
   SortedSlices out;
   auto& sl = s.slices;
-  const int parts = partsFor(n, threads);
+  // The parts the slices were counted in are the parts of every pass here.
+  const int parts = static_cast<int>(counts.ofPart.size());
   // Order: (track, start asc, dur desc, file order). Bucket by track first,
   // keeping file order (a counting sort), then sort each track only if it
   // is not in order already: tracers write a thread's events in time
@@ -329,9 +317,8 @@ SortedSlices sortSlices(BuilderState& s, Trace& t, const std::vector<std::uint32
   // slices costs ~10 ms: the slices were counted beside the tracks'
   // evidence, and the placing pass maps them to their final tracks, checks
   // their order and writes the inverse.)
-  const bool countsFit = counts.slices == n && counts.ofPart.size() == static_cast<std::size_t>(parts);
-  const PartStarts ps = countsFit ? partStartsFrom(counts, trackMap, t.tracks.size())
-                                  : partStartsFrom(countRawTracks(s, parts), trackMap, t.tracks.size());
+  if (counts.slices != sl.size()) throw std::logic_error("sortSlices: the slices changed since they were counted");
+  const PartStarts ps = partStartsFrom(counts, trackMap, t.tracks.size());
   const auto& bucketStart = ps.bucketStart;
   FileOrderPlaces placed = placeInFileOrder(sl, trackMap, ps);
   out.origin = std::move(placed.origin);
