@@ -65,8 +65,12 @@ bool glibcKnowsHugePagesTunable() {
 #endif
 }
 
+// The user's GLIBC_TUNABLES as saved across the restart ("=" and its
+// text, or "-" when it was unset); null when unset.
+const char* savedUsersTunables(const char* saved) { return saved[0] == '=' ? saved + 1 : nullptr; }
+
 void restoreTunables(const char* saved) {
-  if (saved[0] == '=') setenv(kTunables, saved + 1, 1);
+  if (const char* users = savedUsersTunables(saved)) setenv(kTunables, users, 1);
   else unsetenv(kTunables);
   unsetenv(kSavedTunables);
 }
@@ -114,7 +118,7 @@ int usableCores() {
 void setUpHeap(char** argv) {
   // After the restart the user's own GLIBC_TUNABLES is the saved one.
   const char* saved = std::getenv(kSavedTunables);
-  const bool usersChoice = usersHugePagesChoice(saved ? (saved[0] == '=' ? saved + 1 : nullptr) : std::getenv(kTunables));
+  const bool usersChoice = usersHugePagesChoice(saved ? savedUsersTunables(saved) : std::getenv(kTunables));
   if (saved) {
     restarted = true;
     restoreTunables(saved);
