@@ -30,7 +30,6 @@ void TraceSession::setTrace(LoadedTrace loaded) {
   emit traceChanged();
   emit selectionChanged();
   emit highlightsChanged();
-  emit gapOverlayChanged();
 }
 
 void TraceSession::setRange(std::optional<TimeRange> range) {

@@ -98,10 +98,12 @@ class TraceSession : public QObject {
   void pickMemoryTime(std::int32_t device, TimeNs ts) { emit memoryTimePicked(device, ts); }
 
  signals:
+  // A new trace: everything changed, the gap overlay too (gapOverlayChanged
+  // is not sent as well, so that a view listening to both rebuilds once).
   void traceChanged();
   void selectionChanged();
   void highlightsChanged();
-  void gapOverlayChanged();
+  void gapOverlayChanged();  // shown or hidden, or a new shortest gap
   void rangeChanged();
   void revealRequested(qint64 start, qint64 end, quint32 slice, bool fit);
   void memoryTimePicked(qint32 device, qint64 ts);

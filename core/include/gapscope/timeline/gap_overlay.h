@@ -21,7 +21,9 @@ namespace gapscope::timeline {
 struct GapList {
   std::vector<std::uint32_t> indices;  // into GapAnalysis::gaps
   StartBuckets buckets;
-  std::vector<std::uint32_t> longestFirst;  // gap indices by duration, longest first
+  // The longest gaps' indices, longest first: all of them in a short list,
+  // else as many as computeWideGapRects draws one by one, and one more.
+  std::vector<std::uint32_t> longestFirst;
   bool empty() const { return indices.empty(); }
   std::size_t size() const { return indices.size(); }
 };

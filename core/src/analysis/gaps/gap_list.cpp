@@ -42,26 +42,36 @@ TimeNs deviceIdleIn(const GpuBusy& busy, std::int32_t device, TimeNs start, Time
 }
 
 std::vector<RankedGap> rankGaps(const GapAnalysis& a, const GpuBusy& busy, const GapListOptions& options) {
-  std::vector<RankedGap> out;
+  // The order's whole key beside each row: a sort that looked the gaps up
+  // for its ties took a tenth of a second for 0.7M rows, on the GUI thread.
+  struct Keyed {
+    TimeNs deviceIdle;
+    TimeNs dur;
+    TimeNs start;
+    std::uint32_t gap;
+    bool deviceGap;
+  };
+  std::vector<Keyed> keyed;
   const DeviceGapIndex deviceGaps(a);
   for (std::uint32_t i = 0; i < a.gaps.size(); ++i) {
     const Gap& g = a.gaps[i];
     if (!wanted(g, options)) continue;
     if (g.stream < 0) {
-      out.push_back({i, g.dur});
+      keyed.push_back({g.dur, g.dur, g.start, i, true});
     } else if (options.streams && !deviceGaps.sameAsDeviceGap(g)) {
-      out.push_back({i, deviceIdleIn(busy, g.device, g.start, g.dur)});
+      keyed.push_back({deviceIdleIn(busy, g.device, g.start, g.dur), g.dur, g.start, i, false});
     }
   }
-  std::sort(out.begin(), out.end(), [&](const RankedGap& x, const RankedGap& y) {
+  std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
     if (x.deviceIdle != y.deviceIdle) return x.deviceIdle > y.deviceIdle;
-    const Gap& gx = a.gaps[x.gap];
-    const Gap& gy = a.gaps[y.gap];
     // At equal device idle the device's own gap says it most directly.
-    if ((gx.stream < 0) != (gy.stream < 0)) return gx.stream < 0;
-    if (gx.dur != gy.dur) return gx.dur > gy.dur;
-    return gx.start != gy.start ? gx.start < gy.start : x.gap < y.gap;
+    if (x.deviceGap != y.deviceGap) return x.deviceGap;
+    if (x.dur != y.dur) return x.dur > y.dur;
+    return x.start != y.start ? x.start < y.start : x.gap < y.gap;
   });
+  std::vector<RankedGap> out;
+  out.reserve(keyed.size());
+  for (const Keyed& k : keyed) out.push_back({k.gap, k.deviceIdle});
   return out;
 }
 
