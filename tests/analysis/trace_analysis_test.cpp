@@ -40,6 +40,25 @@ TEST(TraceAnalysis, ComputesEachPartOnceOnFirstUse) {
   EXPECT_EQ(a.partsComputed(), 6);
 }
 
+// The gap list's ranking: left out of computeAll, made once when asked,
+// and rankAllGaps' own result.
+TEST(TraceAnalysis, RanksTheGapsOnceWhenAsked) {
+  TraceAnalysis a(launchLoop());
+  a.computeAll();
+  EXPECT_EQ(a.partsComputed(), 6);
+  const std::vector<RankedGap>* ranked = &a.rankedGaps();
+  EXPECT_EQ(a.partsComputed(), 7);
+  EXPECT_EQ(&a.rankedGaps(), ranked);
+  EXPECT_EQ(a.partsComputed(), 7);
+  const std::vector<RankedGap> direct = rankAllGaps(a.gaps(), a.busy());
+  ASSERT_EQ(ranked->size(), direct.size());
+  ASSERT_FALSE(direct.empty());
+  for (std::size_t i = 0; i < direct.size(); ++i) {
+    EXPECT_EQ((*ranked)[i].gap, direct[i].gap);
+    EXPECT_EQ((*ranked)[i].deviceIdle, direct[i].deviceIdle);
+  }
+}
+
 TEST(TraceAnalysis, ManyThreadsAskingGetOneResult) {
   TraceAnalysis a(launchLoop());
   std::vector<const GapAnalysis*> seen(8, nullptr);

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "gap_trace.h"
+#include "random_gap_trace.h"
 #include "gapscope/analysis/gap_histogram.h"
 #include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/steps.h"
+#include "gapscope/io/chrome_reader.h"
 
 using namespace gapscope;
 using namespace gapscope::analysis;
@@ -84,6 +86,68 @@ TEST(GapList, AStreamGapThatIsTheDeviceGapIsListedOnce) {
   withStreams.minGapNs = 0;
   withStreams.durationRange = std::pair<TimeNs, TimeNs>{us(10), us(20)};
   ASSERT_EQ(rankGaps(a, busy, withStreams).size(), 1u);
+}
+
+namespace {
+
+// Every mix of the list's options: with and without stream gaps, a
+// shortest gap, a histogram bin and a time range.
+std::vector<GapListOptions> optionMixes(const GapAnalysis& a) {
+  TimeNs first = 0, last = 0;
+  for (const Gap& g : a.gaps) {
+    first = first == 0 ? g.start : std::min(first, g.start);
+    last = std::max(last, g.end());
+  }
+  std::vector<GapListOptions> mixes;
+  for (bool streams : {false, true})
+    for (TimeNs minGap : {TimeNs{0}, us(2)})
+      for (bool bin : {false, true})
+        for (bool range : {false, true}) {
+          GapListOptions o;
+          o.streams = streams;
+          o.minGapNs = minGap;
+          if (bin) o.durationRange = std::pair<TimeNs, TimeNs>{us(1), us(20)};
+          if (range) o.timeRange = TimeRange{first + (last - first) / 3, first + (last - first) * 2 / 3};
+          mixes.push_back(o);
+        }
+  return mixes;
+}
+
+// The app's way (rank every gap once, then keep what the options keep)
+// lists exactly what rankGaps lists, in the same order.
+void expectListedAsRanked(const Trace& t, const std::string& what) {
+  const GpuBusy busy = computeGpuBusy(t);
+  const GapAnalysis a = analyzeGaps(t, busy);
+  for (int threads : {1, 3}) {
+    const std::vector<RankedGap> all = rankAllGaps(a, busy, threads);
+    for (const GapListOptions& o : optionMixes(a)) {
+      const std::vector<RankedGap> ranked = rankGaps(a, busy, o);
+      const std::vector<RankedGap> listed = listRanked(a, all, o);
+      ASSERT_EQ(listed.size(), ranked.size()) << what << " streams " << o.streams;
+      for (std::size_t i = 0; i < ranked.size(); ++i) {
+        ASSERT_EQ(listed[i].gap, ranked[i].gap) << what << " row " << i;
+        ASSERT_EQ(listed[i].deviceIdle, ranked[i].deviceIdle) << what << " row " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST(GapList, RankedOnceThenFilteredIsTheListOfEveryOptionMix) {
+  // Random traces: several devices and streams, whole-microsecond times on
+  // half of them (ties in every key), and one big enough to sort on threads.
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    expectListedAsRanked(gaps_test::RandomGapTrace(seed, 300 + static_cast<int>(seed * 97)).build(),
+                         "seed " + std::to_string(seed));
+  }
+  expectListedAsRanked(gaps_test::RandomGapTrace(99, 30000).build(), "seed 99, 30000 launches");
+  // Real traces (tests/data/PROVENANCE.md).
+  for (const char* file : {"h200/split_stack_eager.json", "h100/block_eager.json", "h100/block_cudagraph.json"}) {
+    io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + file);
+    ASSERT_TRUE(r.trace) << file;
+    expectListedAsRanked(*r.trace, file);
+  }
 }
 
 TEST(Steps, ARepeatedTopLevelAnnotationIsTheStepWithoutProfilerSteps) {

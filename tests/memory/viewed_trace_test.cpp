@@ -29,8 +29,9 @@ TEST(ViewedTrace, LayoutBesideTheAnalysesWithTheMemoryLanes) {
   const gapscope::timeline::ViewedTrace viewed =
       gapscope::timeline::prepareForViewing(gapscope::testing::peakLeakNestedTrace().trace(), &stages);
   ASSERT_TRUE(viewed.trace && viewed.layout && viewed.analysis);
-  // Busy, summary, gaps, operators, kernels, memory; the call tree waits to be asked.
-  EXPECT_EQ(viewed.analysis->partsComputed(), 6);
+  // Busy, summary, gaps, operators, kernels, memory and the gap list's
+  // ranking; the call tree waits to be asked.
+  EXPECT_EQ(viewed.analysis->partsComputed(), 7);
   // The trace's "[memory]" events are on GPU 0 and the CPU (device -1).
   const auto& lanes = viewed.layout->memoryLanes();
   ASSERT_EQ(lanes.size(), 2u);

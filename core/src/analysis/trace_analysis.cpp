@@ -56,6 +56,10 @@ const calltree::CallTree& TraceAnalysis::callTree() const {
   return get(callTree_, [&] { return calltree::buildCallTree(*trace_, gaps(), callTreeOptions()); });
 }
 
+const std::vector<RankedGap>& TraceAnalysis::rankedGaps() const {
+  return get(rankedGaps_, [&] { return rankAllGaps(gaps(), busy(), options_.gaps.threads); });
+}
+
 void TraceAnalysis::computeAll(StageObserver* observer) const {
   // The tables need nothing of the gap analysis, but the operator table and
   // the gap analysis are the two with the largest working memory: side by

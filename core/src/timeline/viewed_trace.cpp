@@ -24,11 +24,13 @@ ViewedTrace prepareForViewing(Trace&& trace, analysis::StageObserver* observer) 
   auto shared = std::make_shared<const Trace>(std::move(trace));
   auto analysis = std::make_shared<analysis::TraceAnalysis>(shared, viewingOptions());
   std::shared_ptr<TimelineLayout> layout;
-  // Two stages that share nothing but the trace they read; the analyses
-  // run their own stages inside.
+  // The layout and the analyses share nothing but the trace they read; the
+  // analyses run their own stages inside.
   analysis::pipeline::StageGraph graph;
   graph.add("timeline layout", {}, [&] { layout = std::make_shared<TimelineLayout>(TimelineLayout::build(*shared)); });
-  graph.add("analyses", {}, [&] { analysis->computeAll(observer); });
+  const auto analyses = graph.add("analyses", {}, [&] { analysis->computeAll(observer); });
+  // Ranked here, so that the gap list only filters on the GUI thread.
+  graph.add("gap ranking", {analyses}, [&] { analysis->rankedGaps(); });
   graph.run(2, observer);
   layout->addMemoryLanes(analysis->memory());
   return ViewedTrace{std::move(shared), std::move(layout), std::move(analysis)};

@@ -39,6 +39,18 @@ struct GapListOptions {
 // much), then longest, then earliest.
 std::vector<RankedGap> rankGaps(const GapAnalysis& analysis, const GpuBusy& busy, const GapListOptions& options);
 
+// Every gap a list can show, ranked as rankGaps ranks them: the device
+// gaps and the stream gaps that are not exactly a device gap, sorted on up
+// to `threads` threads. TraceAnalysis::rankedGaps holds it for a viewer.
+std::vector<RankedGap> rankAllGaps(const GapAnalysis& analysis, const GpuBusy& busy, int threads = 1);
+
+// The rows of `all` (rankAllGaps of `analysis`) that `options` keep, in
+// its order: rankGaps(analysis, busy, options) without sorting again, so
+// that a change of the options costs a pass, not a sort (the app's gap
+// list on its GUI thread).
+std::vector<RankedGap> listRanked(const GapAnalysis& analysis, const std::vector<RankedGap>& all,
+                                  const GapListOptions& options);
+
 // The part of [start, start + dur) on `device` when no stream of it was busy.
 TimeNs deviceIdleIn(const GpuBusy& busy, std::int32_t device, TimeNs start, TimeNs dur);
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 
+#include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/analysis/kernel_table.h"
@@ -52,12 +53,17 @@ class TraceAnalysis {
   // The options of that tree (steps merged), for a tree of a range built
   // the same way.
   static calltree::CallTreeOptions callTreeOptions();
+  // Every gap a gap list can show, ranked (rankAllGaps, on the gap
+  // analysis' threads): a viewer filters it by its options (listRanked)
+  // instead of sorting on its GUI thread. Not computed by computeAll;
+  // timeline::prepareForViewing asks for it.
+  const std::vector<RankedGap>& rankedGaps() const;
 
   // Computes every part but the call tree not computed yet, now, as stages
   // of one pipeline on the calling thread plus one more.
   void computeAll(StageObserver* observer = nullptr) const;
 
-  // How many parts have been computed so far (at most 7): tests use it to
+  // How many parts have been computed so far (at most 8): tests use it to
   // show that a consumer reused the held results.
   int partsComputed() const { return partsComputed_.load(); }
 
@@ -79,6 +85,7 @@ class TraceAnalysis {
   mutable Part<KernelTable> kernels_;
   mutable Part<memory::MemoryAnalysis> memory_;
   mutable Part<calltree::CallTree> callTree_;
+  mutable Part<std::vector<RankedGap>> rankedGaps_;
   mutable std::atomic<int> partsComputed_{0};
 };
 

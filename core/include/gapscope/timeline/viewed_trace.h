@@ -20,9 +20,10 @@ struct ViewedTrace {
 };
 
 // The layout is built beside the analyses (it reads only the trace), as
-// two stages of a StageGraph, then gets the memory lanes. `observer` hears
-// "timeline layout", "analyses" (the whole of TraceAnalysis::computeAll)
-// and the analyses' own stages.
+// stages of a StageGraph, then gets the memory lanes; the gap list's
+// ranking (TraceAnalysis::rankedGaps) follows the analyses. `observer`
+// hears "timeline layout", "analyses" (the whole of
+// TraceAnalysis::computeAll), "gap ranking" and the analyses' own stages.
 ViewedTrace prepareForViewing(Trace&& trace, analysis::StageObserver* observer = nullptr);
 
 }  // namespace gapscope::timeline

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "model/parallel.h"
+
 namespace gapscope::analysis {
 namespace {
 
@@ -41,37 +43,74 @@ TimeNs deviceIdleIn(const GpuBusy& busy, std::int32_t device, TimeNs start, Time
   return d ? dur - d->intervals.busyIn(start, start + dur) : dur;
 }
 
-std::vector<RankedGap> rankGaps(const GapAnalysis& a, const GpuBusy& busy, const GapListOptions& options) {
-  // The order's whole key beside each row: a sort that looked the gaps up
-  // for its ties took a tenth of a second for 0.7M rows, on the GUI thread.
-  struct Keyed {
-    TimeNs deviceIdle;
-    TimeNs dur;
-    TimeNs start;
-    std::uint32_t gap;
-    bool deviceGap;
-  };
-  std::vector<Keyed> keyed;
+namespace {
+
+// A row with the order's whole key beside it: a sort that looked the gaps
+// up for its ties took a tenth of a second for 0.7M rows.
+struct KeyedRow {
+  TimeNs deviceIdle;
+  TimeNs dur;
+  TimeNs start;
+  std::uint32_t gap;
+  bool deviceGap;
+};
+
+// Largest device idle first; at equal device idle the device's own gap
+// (it says it most directly), then longest, then earliest. Total: no two
+// rows are equivalent, so any sort gives the same order.
+bool rankedBefore(const KeyedRow& x, const KeyedRow& y) {
+  if (x.deviceIdle != y.deviceIdle) return x.deviceIdle > y.deviceIdle;
+  if (x.deviceGap != y.deviceGap) return x.deviceGap;
+  if (x.dur != y.dur) return x.dur > y.dur;
+  return x.start != y.start ? x.start < y.start : x.gap < y.gap;
+}
+
+// The listable gaps `keep` admits, in gap order: device gaps, and with
+// `streams` the stream gaps that are not exactly a gap of their device.
+template <typename Keep>
+std::vector<KeyedRow> keyedRows(const GapAnalysis& a, const GpuBusy& busy, bool streams, Keep keep) {
+  std::vector<KeyedRow> rows;
   const DeviceGapIndex deviceGaps(a);
   for (std::uint32_t i = 0; i < a.gaps.size(); ++i) {
     const Gap& g = a.gaps[i];
-    if (!wanted(g, options)) continue;
+    if (!keep(g)) continue;
     if (g.stream < 0) {
-      keyed.push_back({g.dur, g.dur, g.start, i, true});
-    } else if (options.streams && !deviceGaps.sameAsDeviceGap(g)) {
-      keyed.push_back({deviceIdleIn(busy, g.device, g.start, g.dur), g.dur, g.start, i, false});
+      rows.push_back({g.dur, g.dur, g.start, i, true});
+    } else if (streams && !deviceGaps.sameAsDeviceGap(g)) {
+      rows.push_back({deviceIdleIn(busy, g.device, g.start, g.dur), g.dur, g.start, i, false});
     }
   }
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
-    if (x.deviceIdle != y.deviceIdle) return x.deviceIdle > y.deviceIdle;
-    // At equal device idle the device's own gap says it most directly.
-    if (x.deviceGap != y.deviceGap) return x.deviceGap;
-    if (x.dur != y.dur) return x.dur > y.dur;
-    return x.start != y.start ? x.start < y.start : x.gap < y.gap;
-  });
+  return rows;
+}
+
+std::vector<RankedGap> withoutKeys(const std::vector<KeyedRow>& rows) {
   std::vector<RankedGap> out;
-  out.reserve(keyed.size());
-  for (const Keyed& k : keyed) out.push_back({k.gap, k.deviceIdle});
+  out.reserve(rows.size());
+  for (const KeyedRow& r : rows) out.push_back({r.gap, r.deviceIdle});
+  return out;
+}
+
+}  // namespace
+
+std::vector<RankedGap> rankGaps(const GapAnalysis& a, const GpuBusy& busy, const GapListOptions& options) {
+  std::vector<KeyedRow> rows = keyedRows(a, busy, options.streams, [&](const Gap& g) { return wanted(g, options); });
+  std::sort(rows.begin(), rows.end(), rankedBefore);
+  return withoutKeys(rows);
+}
+
+std::vector<RankedGap> rankAllGaps(const GapAnalysis& a, const GpuBusy& busy, int threads) {
+  std::vector<KeyedRow> rows = keyedRows(a, busy, true, [](const Gap&) { return true; });
+  detail::parallelSort(rows.begin(), rows.end(), rankedBefore, threads);
+  return withoutKeys(rows);
+}
+
+std::vector<RankedGap> listRanked(const GapAnalysis& a, const std::vector<RankedGap>& all,
+                                  const GapListOptions& options) {
+  std::vector<RankedGap> out;
+  for (const RankedGap& r : all) {
+    const Gap& g = a.gaps[r.gap];
+    if ((g.stream < 0 || options.streams) && wanted(g, options)) out.push_back(r);
+  }
   return out;
 }
 
