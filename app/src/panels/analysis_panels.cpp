@@ -10,7 +10,6 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gapscope/timeline/slice_queries.h"
 #include "models/gap_list_model.h"
@@ -47,7 +46,13 @@ void sizeColumns(QTableView* view, int nameColumn, int nameWidth) {
 }  // namespace
 
 OpsPanel::OpsPanel(TraceSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), model_(new OpTableModel(this)) {
+    : QWidget(parent),
+      session_(session),
+      model_(new OpTableModel(this)),
+      job_(this, [this](std::shared_ptr<const analysis::OpTable> table) {
+        model_->setTable(std::move(table), groupByShapes_->isChecked());
+        table_->view()->setColumnHidden(OpTableModel::Shapes, !groupByShapes_->isChecked());
+      }) {
   table_ = new TablePanel(model_, QStringLiteral("opsTable"), OpTableModel::Name, this);
   groupByShapes_ = new QCheckBox(tr("Group by input shapes"), this);
   groupByShapes_->setObjectName(QStringLiteral("groupByShapes"));
@@ -57,18 +62,11 @@ OpsPanel::OpsPanel(TraceSession* session, QWidget* parent)
   connect(groupByShapes_, &QCheckBox::toggled, this, &OpsPanel::rebuild);
   connect(session_, &TraceSession::rangeChanged, this, &OpsPanel::rebuild);
   connect(table_, &TablePanel::rowActivated, this, &OpsPanel::onActivated);
-  connect(&watcher_, &QFutureWatcher<std::shared_ptr<const analysis::OpTable>>::finished, this, [this] {
-    model_->setTable(watcher_.result(), groupByShapes_->isChecked());
-    table_->view()->setColumnHidden(OpTableModel::Shapes, !groupByShapes_->isChecked());
-    groupByShapes_->setEnabled(true);
-  });
   onTraceChanged();
 }
 
-OpsPanel::~OpsPanel() { watcher_.waitForFinished(); }
-
 void OpsPanel::onTraceChanged() {
-  watcher_.waitForFinished();
+  job_.drop();
   const QSignalBlocker block(groupByShapes_);
   groupByShapes_->setChecked(false);
   model_->setTable(session_->hasTrace() ? session_->loaded().ops() : nullptr, false);
@@ -81,23 +79,21 @@ void OpsPanel::onTraceChanged() {
 // off the GUI thread for big traces.
 void OpsPanel::rebuild() {
   if (!session_->hasTrace()) return;
-  watcher_.waitForFinished();
   analysis::OpTableOptions options;
   options.groupByShapes = groupByShapes_->isChecked();
   options.range = session_->range();
   if (!options.groupByShapes && !options.range) {
+    job_.drop();
     model_->setTable(session_->loaded().ops(), false);
     table_->view()->setColumnHidden(OpTableModel::Shapes, true);
     return;
   }
-  groupByShapes_->setEnabled(false);
   const std::shared_ptr<const Trace> trace = session_->loaded().trace;
-  watcher_.setFuture(QtConcurrent::run(
-      [trace, options] { return std::make_shared<const analysis::OpTable>(analysis::buildOpTable(*trace, options)); }));
+  job_.start([trace, options] { return std::make_shared<const analysis::OpTable>(analysis::buildOpTable(*trace, options)); });
 }
 
 void OpsPanel::waitForTable() {
-  watcher_.waitForFinished();
+  job_.waitForLatest();
   QCoreApplication::processEvents();
 }
 
@@ -111,22 +107,21 @@ void OpsPanel::onActivated(int row) {
 }
 
 KernelsPanel::KernelsPanel(TraceSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), model_(new KernelTableModel(this)) {
+    : QWidget(parent),
+      session_(session),
+      model_(new KernelTableModel(this)),
+      job_(this, [this](std::shared_ptr<const analysis::KernelTable> table) { model_->setTable(std::move(table)); }) {
   table_ = new TablePanel(model_, QStringLiteral("kernelTable"), KernelTableModel::Name, this);
   bareLayout(this)->addWidget(table_);
   connect(session_, &TraceSession::traceChanged, this, [this] {
-    watcher_.waitForFinished();
+    job_.drop();
     model_->setTable(session_->hasTrace() ? session_->loaded().kernels() : nullptr);
     sizeColumns(table_->view(), KernelTableModel::Name, 420);
   });
   connect(session_, &TraceSession::rangeChanged, this, &KernelsPanel::onRangeChanged);
-  connect(&watcher_, &QFutureWatcher<std::shared_ptr<const analysis::KernelTable>>::finished, this,
-          [this] { model_->setTable(watcher_.result()); });
   connect(table_, &TablePanel::rowActivated, this, &KernelsPanel::onActivated);
   model_->setTable(session_->hasTrace() ? session_->loaded().kernels() : nullptr);
 }
-
-KernelsPanel::~KernelsPanel() { watcher_.waitForFinished(); }
 
 // The kernels that started inside the selected range, worked out off the
 // GUI thread (the whole trace's table is the held one).
@@ -134,18 +129,17 @@ void KernelsPanel::onRangeChanged() {
   if (!session_->hasTrace()) return;
   const auto range = session_->range();
   if (!range) {
-    watcher_.waitForFinished();
+    job_.drop();
     model_->setTable(session_->loaded().kernels());
     return;
   }
-  watcher_.waitForFinished();
   const std::shared_ptr<const Trace> trace = session_->loaded().trace;
-  watcher_.setFuture(QtConcurrent::run(
-      [trace, r = *range] { return std::make_shared<const analysis::KernelTable>(analysis::buildKernelTable(*trace, r)); }));
+  job_.start(
+      [trace, r = *range] { return std::make_shared<const analysis::KernelTable>(analysis::buildKernelTable(*trace, r)); });
 }
 
 void KernelsPanel::waitForTable() {
-  watcher_.waitForFinished();
+  job_.waitForLatest();
   QCoreApplication::processEvents();
 }
 

@@ -5,7 +5,6 @@
 // highlights the CPU work blamed for it.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -14,6 +13,7 @@
 #include "gapscope/analysis/kernel_table.h"
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/model/types.h"
+#include "panels/latest_job.h"
 
 class QCheckBox;
 class QLabel;
@@ -32,7 +32,6 @@ class OpsPanel : public QWidget {
 
  public:
   explicit OpsPanel(TraceSession* session, QWidget* parent = nullptr);
-  ~OpsPanel() override;  // waits for a table being built
   OpTableModel* model() const { return model_; }
   TablePanel* table() const { return table_; }
   QCheckBox* groupByShapes() const { return groupByShapes_; }
@@ -48,7 +47,7 @@ class OpsPanel : public QWidget {
   OpTableModel* model_;
   TablePanel* table_;
   QCheckBox* groupByShapes_;
-  QFutureWatcher<std::shared_ptr<const analysis::OpTable>> watcher_;
+  LatestJob<std::shared_ptr<const analysis::OpTable>> job_;
 };
 
 class KernelsPanel : public QWidget {
@@ -56,7 +55,6 @@ class KernelsPanel : public QWidget {
 
  public:
   explicit KernelsPanel(TraceSession* session, QWidget* parent = nullptr);
-  ~KernelsPanel() override;  // waits for a table being built
   KernelTableModel* model() const { return model_; }
   TablePanel* table() const { return table_; }
   // Blocks until a table being built for a range is in (tests).
@@ -69,7 +67,7 @@ class KernelsPanel : public QWidget {
   TraceSession* session_;
   KernelTableModel* model_;
   TablePanel* table_;
-  QFutureWatcher<std::shared_ptr<const analysis::KernelTable>> watcher_;
+  LatestJob<std::shared_ptr<const analysis::KernelTable>> job_;
 };
 
 class GapsPanel : public QWidget {

@@ -7,7 +7,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gapscope/format/number.h"
 #include "gapscope/report/report.h"
@@ -36,7 +35,8 @@ MemoryPanel::MemoryPanel(TraceSession* session, QWidget* parent)
       session_(session),
       byOp_(new ReportTableModel(this)),
       allocations_(new ReportTableModel(this)),
-      live_(new ReportTableModel(this)) {
+      live_(new ReportTableModel(this)),
+      job_(this, [this](std::shared_ptr<const memory::MemoryAnalysis> memory) { setAnalysis(std::move(memory)); }) {
   setObjectName(QStringLiteral("memoryPanel"));
   device_ = new QComboBox(this);
   device_->setObjectName(QStringLiteral("memoryDevice"));
@@ -75,20 +75,16 @@ MemoryPanel::MemoryPanel(TraceSession* session, QWidget* parent)
     livePicked_ = false;
     showDevice();
   });
-  connect(&watcher_, &QFutureWatcher<std::shared_ptr<const memory::MemoryAnalysis>>::finished, this,
-          [this] { setAnalysis(watcher_.result()); });
   connect(allocationsTable, &TablePanel::rowActivated, this,
           [this](int row) { selectAllocatingOp(allocationRows_, row); });
   connect(liveTable_, &TablePanel::rowActivated, this, [this](int row) { selectAllocatingOp(liveRows_, row); });
   onTraceChanged();
 }
 
-MemoryPanel::~MemoryPanel() { watcher_.waitForFinished(); }
-
 TimeNs MemoryPanel::origin() const { return session_->hasTrace() ? session_->layout().contentStart() : 0; }
 
 void MemoryPanel::onTraceChanged() {
-  watcher_.waitForFinished();
+  job_.drop();
   livePicked_ = false;
   if (!session_->hasTrace()) {
     setAnalysis(nullptr);
@@ -101,21 +97,20 @@ void MemoryPanel::onTraceChanged() {
 void MemoryPanel::onRangeChanged() {
   if (!session_->hasTrace()) return;
   const std::optional<TimeRange> range = session_->range();
-  watcher_.waitForFinished();
   if (!range) {
     onTraceChanged();
     return;
   }
   const std::shared_ptr<const Trace> trace = session_->loaded().trace;
-  watcher_.setFuture(QtConcurrent::run([trace, r = *range] {
+  job_.start([trace, r = *range] {
     memory::MemoryOptions options;
     options.range = r;
     return std::make_shared<const memory::MemoryAnalysis>(memory::analyzeMemory(*trace, options));
-  }));
+  });
 }
 
 void MemoryPanel::waitForAnalysis() {
-  watcher_.waitForFinished();
+  job_.waitForLatest();
   QCoreApplication::processEvents();
 }
 

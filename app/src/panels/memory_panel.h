@@ -5,13 +5,13 @@
 // Double-clicking an allocation selects the operator that made it.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
 #include <vector>
 
 #include "gapscope/memory/memory.h"
+#include "panels/latest_job.h"
 
 class QComboBox;
 class QLabel;
@@ -28,7 +28,6 @@ class MemoryPanel : public QWidget {
 
  public:
   explicit MemoryPanel(TraceSession* session, QWidget* parent = nullptr);
-  ~MemoryPanel() override;
 
   QComboBox* deviceBox() const { return device_; }
   QLabel* summary() const { return summary_; }
@@ -69,7 +68,7 @@ class MemoryPanel : public QWidget {
   std::vector<const memory::Allocation*> liveRows_;
   TimeNs liveTs_ = 0;
   bool livePicked_ = false;  // a time picked by a click (else the peak)
-  QFutureWatcher<std::shared_ptr<const memory::MemoryAnalysis>> watcher_;
+  LatestJob<std::shared_ptr<const memory::MemoryAnalysis>> job_;
 };
 
 }  // namespace gapscope::app
