@@ -57,7 +57,7 @@ const calltree::CallTree& TraceAnalysis::callTree() const {
 }
 
 const std::vector<RankedGap>& TraceAnalysis::rankedGaps() const {
-  return get(rankedGaps_, [&] { return rankAllGaps(gaps(), busy(), options_.gaps.threads); });
+  return get(rankedGaps_, [&] { return rankAllGaps(gaps(), busy(), options_.rankingThreads); });
 }
 
 void TraceAnalysis::computeAll(StageObserver* observer) const {

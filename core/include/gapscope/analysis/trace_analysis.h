@@ -29,6 +29,7 @@ namespace gapscope::analysis {
 struct AnalysisOptions {
   GapOptions gaps;
   OpTableOptions ops;
+  int rankingThreads = 1;  // rankedGaps()'s sort
 };
 
 class TraceAnalysis {
@@ -53,8 +54,8 @@ class TraceAnalysis {
   // The options of that tree (steps merged), for a tree of a range built
   // the same way.
   static calltree::CallTreeOptions callTreeOptions();
-  // Every gap a gap list can show, ranked (rankAllGaps, on the gap
-  // analysis' threads): a viewer filters it by its options (listRanked)
+  // Every gap a gap list can show, ranked (rankAllGaps on
+  // options().rankingThreads): a viewer filters it by its options (listRanked)
   // instead of sorting on its GUI thread. Not computed by computeAll;
   // timeline::prepareForViewing asks for it.
   const std::vector<RankedGap>& rankedGaps() const;

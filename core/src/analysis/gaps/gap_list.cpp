@@ -57,19 +57,24 @@ struct KeyedRow {
 
 // Largest device idle first; at equal device idle the device's own gap
 // (it says it most directly), then longest, then earliest. Total: no two
-// rows are equivalent, so any sort gives the same order.
-bool rankedBefore(const KeyedRow& x, const KeyedRow& y) {
-  if (x.deviceIdle != y.deviceIdle) return x.deviceIdle > y.deviceIdle;
-  if (x.deviceGap != y.deviceGap) return x.deviceGap;
-  if (x.dur != y.dur) return x.dur > y.dur;
-  return x.start != y.start ? x.start < y.start : x.gap < y.gap;
-}
+// rows are equivalent, so any sort gives the same order. (A type, not a
+// function, so that the sorts inline it.)
+struct RankedBefore {
+  bool operator()(const KeyedRow& x, const KeyedRow& y) const {
+    if (x.deviceIdle != y.deviceIdle) return x.deviceIdle > y.deviceIdle;
+    if (x.deviceGap != y.deviceGap) return x.deviceGap;
+    if (x.dur != y.dur) return x.dur > y.dur;
+    return x.start != y.start ? x.start < y.start : x.gap < y.gap;
+  }
+};
 
 // The listable gaps `keep` admits, in gap order: device gaps, and with
 // `streams` the stream gaps that are not exactly a gap of their device.
 template <typename Keep>
-std::vector<KeyedRow> keyedRows(const GapAnalysis& a, const GpuBusy& busy, bool streams, Keep keep) {
+std::vector<KeyedRow> keyedRows(const GapAnalysis& a, const GpuBusy& busy, bool streams, Keep keep,
+                                std::size_t expected = 0) {
   std::vector<KeyedRow> rows;
+  rows.reserve(expected);
   const DeviceGapIndex deviceGaps(a);
   for (std::uint32_t i = 0; i < a.gaps.size(); ++i) {
     const Gap& g = a.gaps[i];
@@ -94,13 +99,15 @@ std::vector<RankedGap> withoutKeys(const std::vector<KeyedRow>& rows) {
 
 std::vector<RankedGap> rankGaps(const GapAnalysis& a, const GpuBusy& busy, const GapListOptions& options) {
   std::vector<KeyedRow> rows = keyedRows(a, busy, options.streams, [&](const Gap& g) { return wanted(g, options); });
-  std::sort(rows.begin(), rows.end(), rankedBefore);
+  std::sort(rows.begin(), rows.end(), RankedBefore());
   return withoutKeys(rows);
 }
 
 std::vector<RankedGap> rankAllGaps(const GapAnalysis& a, const GpuBusy& busy, int threads) {
-  std::vector<KeyedRow> rows = keyedRows(a, busy, true, [](const Gap&) { return true; });
-  detail::parallelSort(rows.begin(), rows.end(), rankedBefore, threads);
+  // Every gap at most: the reserve is never outgrown (untouched, the
+  // stream gaps left out cost no memory).
+  std::vector<KeyedRow> rows = keyedRows(a, busy, true, [](const Gap&) { return true; }, a.gaps.size());
+  detail::parallelSort(rows.begin(), rows.end(), RankedBefore(), threads);
   return withoutKeys(rows);
 }
 
