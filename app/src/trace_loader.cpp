@@ -43,7 +43,7 @@ LoadOutcome loadTraceFile(const QString& path, const std::atomic<bool>& cancel, 
   }
   out.loaded.truncated = result.truncated;
   out.loaded.readError = QString::fromStdString(result.error);
-  out.loaded.seconds = static_cast<double>(clock.elapsed()) / 1000.0;
+  out.loaded.seconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
   return out;
 }
 

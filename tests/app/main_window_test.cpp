@@ -24,6 +24,7 @@
 #include "app_test_support.h"
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
+#include "models/table_format.h"
 #include "models/gap_list_model.h"
 #include "panels/analysis_panels.h"
 #include "panels/charts_panel.h"
@@ -608,6 +609,24 @@ TEST(MainWindowStart, TheRecordButtonSaysWhyItIsOff) {
   }
 }
 #endif
+
+// The status bar: the trace's slices and kernels (counted here), and how
+// long it took to open in a unit that reads (a small trace: milliseconds,
+// never "0.00 s").
+TEST_F(OpenWindow, TheStatusBarSaysWhatOpenedAndHowLongItTook) {
+  auto* info = w().findChild<QLabel*>(QStringLiteral("traceInfo"));
+  ASSERT_NE(info, nullptr);
+  std::uint64_t kernels = 0;
+  for (const Slice& sl : trace().slices) kernels += sl.kind == SliceKind::Kernel;
+  const QString text = info->text();
+  EXPECT_TRUE(text.startsWith(QStringLiteral("%1 slices · %2 kernels").arg(trace().slices.size()).arg(kernels)))
+      << text.toStdString();
+  const double seconds = s().loaded().seconds;
+  ASSERT_GT(seconds, 0.0);
+  const QString opened = QStringLiteral(" · opened in ") + durationText(static_cast<TimeNs>(seconds * 1e9));
+  EXPECT_TRUE(text.endsWith(opened)) << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("0.00 s"))) << text.toStdString();
+}
 
 // File > Export Report: enabled with a trace open, writes the report off
 // the GUI thread and says so; a bad path is reported, not a crash.
