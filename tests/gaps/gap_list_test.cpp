@@ -141,7 +141,7 @@ TEST(GapList, RankedOnceThenFilteredIsTheListOfEveryOptionMix) {
     expectListedAsRanked(gaps_test::RandomGapTrace(seed, 300 + static_cast<int>(seed * 97)).build(),
                          "seed " + std::to_string(seed));
   }
-  expectListedAsRanked(gaps_test::RandomGapTrace(99, 30000).build(), "seed 99, 30000 launches");
+  expectListedAsRanked(gaps_test::RandomGapTrace(99, 70000).build(), "seed 99, 70000 launches");
   // Real traces (tests/data/PROVENANCE.md).
   for (const char* file : {"h200/split_stack_eager.json", "h100/block_eager.json", "h100/block_cudagraph.json"}) {
     io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + file);
