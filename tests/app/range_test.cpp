@@ -3,6 +3,9 @@
 // only; a step picked in the Steps dock (or on the utilisation strip)
 // zooms to it and selects its range.
 #include <algorithm>
+#include <atomic>
+#include <future>
+#include <mutex>
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -20,6 +23,7 @@
 #include "models/report_table_model.h"
 #include "models/table_format.h"
 #include "panels/analysis_panels.h"
+#include "panels/latest_job.h"
 #include "panels/steps_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
@@ -143,6 +147,47 @@ TEST_F(RangeWindow, ARangeClearedBeforeItsTablesCameLeavesTheWholeTracesTables) 
   QTest::qWait(100);
   EXPECT_EQ(opCalls("aten::tanh"), tanhAll);
   EXPECT_EQ(kernelCalls(), kernelsAll);
+}
+
+// The range tables' jobs: one runs at a time, the newest request waits for
+// it and those between are never run, only the latest result arrives, and
+// a dropped one not at all.
+TEST(LatestJob, RunsOneAtATimeAndDeliversOnlyTheLatest) {
+  gapscope::app::testing::ensureApp();
+  QObject owner;
+  std::vector<int> delivered;
+  LatestJob<int> job(&owner, [&](int v) { delivered.push_back(v); });
+  std::promise<void> release;
+  const std::shared_future<void> gate = release.get_future().share();
+  std::atomic<int> running{0}, mostAtOnce{0};
+  std::vector<int> ran;
+  std::mutex ranMutex;
+  auto work = [&](int v) {
+    return [&, v, gate] {
+      const int now = ++running;
+      for (int seen = mostAtOnce.load(); now > seen && !mostAtOnce.compare_exchange_weak(seen, now);) {
+      }
+      gate.wait();
+      {
+        std::lock_guard lock(ranMutex);
+        ran.push_back(v);
+      }
+      --running;
+      return v;
+    };
+  };
+  job.start(work(1));  // runs, held at the gate
+  job.start(work(2));  // waits for it
+  job.start(work(3));  // replaces 2
+  release.set_value();
+  job.waitForLatest();
+  EXPECT_EQ(delivered, std::vector<int>{3});
+  EXPECT_EQ(ran, (std::vector<int>{1, 3}));
+  EXPECT_EQ(mostAtOnce.load(), 1);
+  job.start(work(4));
+  job.drop();
+  job.waitForLatest();
+  EXPECT_EQ(delivered, std::vector<int>{3});
 }
 
 TEST_F(RangeWindow, PickingAStepZoomsToItAndSelectsItsRange) {

@@ -1,6 +1,8 @@
 // Fuzzes the model builder and every analysis on whatever the reader
 // loads: each part computed, then every invariant checked
-// (gapscope/analysis/invariants.h), and the range queries the app makes.
+// (gapscope/analysis/invariants.h), and the range queries the app makes
+// (the gap list both ways: ranked for the options, and filtered from the
+// one ranking of every gap).
 #include "fuzz_input.h"
 #include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/steps.h"
@@ -22,8 +24,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   analysis::GapListOptions list;
   list.streams = true;
   list.timeRange = firstHalf;
-  for (const analysis::RankedGap& g : analysis::rankGaps(a.gaps(), a.busy(), list)) {
+  const std::vector<analysis::RankedGap> ranked = analysis::rankGaps(a.gaps(), a.busy(), list);
+  for (const analysis::RankedGap& g : ranked) {
     if (g.deviceIdle < 0) std::abort();
+  }
+  // The app's way to the same list: every gap ranked once, then filtered.
+  const std::vector<analysis::RankedGap> listed = analysis::listRanked(a.gaps(), a.rankedGaps(), list);
+  if (listed.size() != ranked.size()) std::abort();
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    if (listed[i].gap != ranked[i].gap || listed[i].deviceIdle != ranked[i].deviceIdle) std::abort();
   }
   (void)analysis::buildKernelTable(*trace, firstHalf);
   (void)analysis::findSteps(*trace);

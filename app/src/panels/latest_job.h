@@ -1,11 +1,15 @@
 // A table worked out off the GUI thread of which only the latest one asked
-// for counts. Starting another, or dropping the one running (the held
-// whole-trace table shown instead), discards the running one's result when
-// it comes instead of waiting for it: on a 10 GB trace the operator table
-// of a range takes a second or two, and clearing a range right after
-// picking one blocked the window that long (docs/performance.md).
+// for counts. Asking again, or dropping it (the held whole-trace table shown
+// instead), never waits for the one running: on a 10 GB trace the operator
+// table of a range takes a second or two, and clearing a range right after
+// picking one blocked the window that long (docs/performance.md). At most
+// one job runs at a time: the newest request waits for the running one and
+// every request between is forgotten, so ranges dragged in a row do not
+// pile up jobs (each holds arrays over every slice: half a gigabyte at
+// 10 GB). A result no longer the latest when it comes is dropped.
 #pragma once
 
+#include <QCoreApplication>
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QObject>
@@ -13,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <utility>
 
 namespace gapscope::app {
@@ -20,6 +25,8 @@ namespace gapscope::app {
 template <typename Result>
 class LatestJob {
  public:
+  using Work = std::function<Result()>;
+
   // `deliver` gets each result that is still the latest when it arrives,
   // on `owner`'s thread; nothing arrives once `owner` is gone.
   LatestJob(QObject* owner, std::function<void(Result)> deliver) : owner_(owner), deliver_(std::move(deliver)) {}
@@ -29,30 +36,54 @@ class LatestJob {
   // pointer), not its owner: it may end after the owner.
   ~LatestJob() = default;
 
-  // `work` runs on the thread pool; it must not touch the owner.
-  template <typename Work>
+  // `work` runs on the thread pool, now or once the running job ends; it
+  // must not touch the owner.
   void start(Work work) {
-    const std::uint64_t generation = ++generation_;
+    pending_ = Pending{++generation_, std::move(work)};
+    if (!latest_.isRunning()) launchPending();
+  }
+
+  // Neither the job running now nor one waiting will be delivered.
+  void drop() {
+    ++generation_;
+    pending_.reset();
+  }
+
+  // Blocks until no job runs or waits, the latest result delivered (tests).
+  void waitForLatest() {
+    while (unanswered_ > 0 || pending_) {
+      latest_.waitForFinished();
+      QCoreApplication::processEvents();  // delivers, and starts what waited
+    }
+  }
+
+ private:
+  struct Pending {
+    std::uint64_t generation;
+    Work work;
+  };
+
+  void launchPending() {
+    if (!pending_) return;
+    const std::uint64_t generation = pending_->generation;
     auto* watcher = new QFutureWatcher<Result>(owner_);
+    ++unanswered_;
     QObject::connect(watcher, &QFutureWatcherBase::finished, owner_, [this, watcher, generation] {
+      --unanswered_;
       if (generation == generation_) deliver_(watcher->result());
       watcher->deleteLater();
+      launchPending();
     });
-    latest_ = QtConcurrent::run(std::move(work));
+    latest_ = QtConcurrent::run(std::move(pending_->work));
+    pending_.reset();
     watcher->setFuture(latest_);
   }
 
-  // The job running now, if any, will not be delivered.
-  void drop() { ++generation_; }
-
-  // Blocks until the latest job has ended; its result arrives with the
-  // next events processed (tests).
-  void waitForLatest() { latest_.waitForFinished(); }
-
- private:
   QObject* owner_;
   std::function<void(Result)> deliver_;
   std::uint64_t generation_ = 0;
+  int unanswered_ = 0;  // jobs started whose finish has not been handled yet
+  std::optional<Pending> pending_;
   QFuture<Result> latest_;
 };
 
