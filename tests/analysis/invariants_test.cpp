@@ -87,6 +87,26 @@ TEST(Invariants, HoldOnRandomTracesWithExtremeTimes) {
   }
 }
 
+// Found by fuzz_analysis (tests/fuzz/regressions/analysis/
+// summary-end-past-the-time-limit.json): a kernel at 10 us lasting the
+// longest duration there may be (3e15 us) ends past the limit a timestamp
+// may have, as the model allows (time_limits.h: an end is a start plus a
+// duration); the checker called that end out of range.
+TEST(Invariants, AnEndMayLiePastTheLimitOfATimestamp) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"k","cat":"kernel","pid":0,"tid":7,"ts":10,"dur":3000000000000000,)"
+      R"("args":{"device":0,"stream":7}}]})";
+  io::LoadResult r = io::parseChromeTrace(json);
+  ASSERT_TRUE(r.trace.has_value());
+  TraceAnalysis a(std::make_shared<const Trace>(std::move(*r.trace)));
+  a.computeAll();
+  EXPECT_EQ(a.summary().end, 10'000 + kMaxAbsTimeNs);
+  EXPECT_TRUE(checkInvariants(a).empty()) << joined(checkInvariants(a));
+  EXPECT_TRUE(isEndInRange(2 * kMaxAbsTimeNs));
+  EXPECT_FALSE(isEndInRange(2 * kMaxAbsTimeNs + 1));
+  EXPECT_FALSE(isEndInRange(-kMaxAbsTimeNs - 1));
+}
+
 TEST(Invariants, TheCheckerCatchesEachKind) {
   TraceSummary summary;
   summary.slices = 1;

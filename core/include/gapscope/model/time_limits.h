@@ -19,6 +19,10 @@ inline constexpr TimeNs kMaxAbsTimeNs = 3'000'000'000'000'000'000;
 
 inline constexpr bool isTimeInRange(TimeNs t) { return t >= -kMaxAbsTimeNs && t <= kMaxAbsTimeNs; }
 
+// An end (a start plus a duration, each in range) may lie up to twice the
+// limit past the epoch.
+inline constexpr bool isEndInRange(TimeNs t) { return t >= -kMaxAbsTimeNs && t <= 2 * kMaxAbsTimeNs; }
+
 // a + b, held at the int64 limits instead of overflowing (an operator's
 // total time over millions of calls, busy time summed over streams).
 inline constexpr TimeNs addSaturating(TimeNs a, TimeNs b) {

@@ -40,7 +40,7 @@ class Checker {
     const TraceSummary& s = a_.summary;
     if (s.slices == 0 && s.instants == 0 && s.counters == 0 && s.flows == 0) return;
     if (s.span() < 0) fail("a negative span", "summary start, end", s.start, s.end);
-    if (!isTimeInRange(s.start) || !isTimeInRange(s.end)) fail("a time out of range", "summary start, end", s.start, s.end);
+    if (!isTimeInRange(s.start) || !isEndInRange(s.end)) fail("a time out of range", "summary start, end", s.start, s.end);
   }
 
   void busyRow(std::string_view kind, const BusyRow& r) {
