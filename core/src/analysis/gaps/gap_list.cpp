@@ -1,4 +1,5 @@
-// rankGaps(): the gap list by the device idle time each gap holds.
+// rankGaps(): the gap list by the device idle time each gap holds;
+// rankAllGaps() and listRanked(): the same list ranked once, then filtered.
 #include "gapscope/analysis/gap_list.h"
 
 #include <algorithm>
@@ -6,6 +7,12 @@
 #include "model/parallel.h"
 
 namespace gapscope::analysis {
+
+TimeNs deviceIdleIn(const GpuBusy& busy, std::int32_t device, TimeNs start, TimeNs dur) {
+  const DeviceBusy* d = busy.device(device);
+  return d ? dur - d->intervals.busyIn(start, start + dur) : dur;
+}
+
 namespace {
 
 // Device gaps sorted by (device, start): their run at the front of the gap
@@ -36,14 +43,6 @@ bool wanted(const Gap& g, const GapListOptions& o) {
   return !o.durationRange || (g.dur >= o.durationRange->first && g.dur < o.durationRange->second);
 }
 
-}  // namespace
-
-TimeNs deviceIdleIn(const GpuBusy& busy, std::int32_t device, TimeNs start, TimeNs dur) {
-  const DeviceBusy* d = busy.device(device);
-  return d ? dur - d->intervals.busyIn(start, start + dur) : dur;
-}
-
-namespace {
 
 // A row with the order's whole key beside it: a sort that looked the gaps
 // up for its ties took a tenth of a second for 0.7M rows.
@@ -104,8 +103,8 @@ std::vector<RankedGap> rankGaps(const GapAnalysis& a, const GpuBusy& busy, const
 }
 
 std::vector<RankedGap> rankAllGaps(const GapAnalysis& a, const GpuBusy& busy, int threads) {
-  // Every gap at most: the reserve is never outgrown (untouched, the
-  // stream gaps left out cost no memory).
+  // Room for every gap: never outgrown, and what the stream gaps left out
+  // would have taken is never touched, so it takes no memory.
   std::vector<KeyedRow> rows = keyedRows(a, busy, true, [](const Gap&) { return true; }, a.gaps.size());
   detail::parallelSort(rows.begin(), rows.end(), RankedBefore(), threads);
   return withoutKeys(rows);
