@@ -14,7 +14,6 @@
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "calltree/call_tree_model.h"
 #include "calltree/call_tree_text.h"
@@ -46,7 +45,11 @@ CallTreeViews buildViews(std::shared_ptr<const analysis::TraceAnalysis> analysis
 }  // namespace
 
 FlameGraphPanel::FlameGraphPanel(TraceSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), model_(new CallTreeModel(this)), proxy_(new QSortFilterProxyModel(this)) {
+    : QWidget(parent),
+      session_(session),
+      model_(new CallTreeModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      job_(this, [this](CallTreeViews built) { onTreesBuilt(std::move(built)); }) {
   setObjectName(QStringLiteral("callTreePanel"));
   flame_ = new FlameGraphWidget(this);
   scroll_ = new QScrollArea(this);
@@ -84,14 +87,11 @@ FlameGraphPanel::FlameGraphPanel(TraceSession* session, QWidget* parent)
 
   connect(session_, &TraceSession::traceChanged, this, &FlameGraphPanel::markStale);
   connect(session_, &TraceSession::rangeChanged, this, &FlameGraphPanel::markStale);
-  connect(&watcher_, &QFutureWatcher<CallTreeViews>::finished, this, &FlameGraphPanel::onTreesBuilt);
   connect(flame_, &FlameGraphWidget::framePicked, this, [this](quint32 node, quint32) { pickNode(node); });
   connect(flame_, &FlameGraphWidget::zoomRequested, this, &FlameGraphPanel::onZoom);
   connect(treeView_, &QTreeView::activated, this, &FlameGraphPanel::onTreeRowPicked);
   connect(treeView_, &QTreeView::clicked, this, &FlameGraphPanel::onTreeRowPicked);
 }
-
-FlameGraphPanel::~FlameGraphPanel() { watcher_.waitForFinished(); }
 
 QWidget* FlameGraphPanel::buildToolbar() {
   auto* bar = new QWidget(this);
@@ -171,24 +171,23 @@ void FlameGraphPanel::showEvent(QShowEvent* event) {
 void FlameGraphPanel::rebuildIfStale() {
   if (!stale_) return;
   stale_ = false;
-  watcher_.waitForFinished();
   if (!session_->hasTrace()) {
+    job_.drop();
     views_ = {};
     showTrees();
     return;
   }
   scope_->setText(tr("Building the call tree…"));
-  watcher_.setFuture(QtConcurrent::run(buildViews, session_->loaded().analysis, session_->range()));
+  job_.start([analysis = session_->loaded().analysis, range = session_->range()] { return buildViews(analysis, range); });
 }
 
 void FlameGraphPanel::waitForTrees() {
   rebuildIfStale();
-  watcher_.waitForFinished();
+  job_.waitForLatest();
   QCoreApplication::processEvents();
 }
 
-void FlameGraphPanel::onTreesBuilt() {
-  CallTreeViews built = watcher_.result();
+void FlameGraphPanel::onTreesBuilt(CallTreeViews built) {
   // A result for a trace that has been replaced since is dropped.
   if (!session_->hasTrace() || built.trace != session_->loaded().trace) return;
   views_ = std::move(built);

@@ -6,12 +6,12 @@
 // longest.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
 
 #include "gapscope/calltree/call_tree.h"
+#include "panels/latest_job.h"
 
 class QCheckBox;
 class QComboBox;
@@ -41,7 +41,6 @@ class FlameGraphPanel : public QWidget {
 
  public:
   explicit FlameGraphPanel(TraceSession* session, QWidget* parent = nullptr);
-  ~FlameGraphPanel() override;  // waits for trees being built
 
   FlameGraphWidget* flame() const { return flame_; }
   QTreeView* treeView() const { return treeView_; }
@@ -67,7 +66,7 @@ class FlameGraphPanel : public QWidget {
   QWidget* buildToolbar();
   void markStale();
   void rebuildIfStale();
-  void onTreesBuilt();
+  void onTreesBuilt(CallTreeViews built);
   void showTrees();
   void applyOptions();
   void fillThreads();
@@ -95,7 +94,7 @@ class FlameGraphPanel : public QWidget {
   QPushButton* zoomOut_;
   CallTreeViews views_;
   bool stale_ = true;
-  QFutureWatcher<CallTreeViews> watcher_;
+  LatestJob<CallTreeViews> job_;
 };
 
 }  // namespace gapscope::app

@@ -1,8 +1,9 @@
-// A table worked out off the GUI thread of which only the latest one asked
-// for counts. Asking again, or dropping it (the held whole-trace table shown
-// instead), never waits for the one running: on a 10 GB trace the operator
-// table of a range takes a second or two, and clearing a range right after
-// picking one blocked the window that long (docs/performance.md). At most
+// A table (or the call tree's views) worked out off the GUI thread of which
+// only the latest one asked for counts. Asking again, or dropping it (the
+// held whole-trace table shown instead), never waits for the one running:
+// on a 10 GB trace the operator table of a range takes a second or two, and
+// clearing a range right after picking one blocked the window that long
+// (docs/performance.md). At most
 // one job runs at a time: the newest request waits for the running one and
 // every request between is forgotten, so ranges dragged in a row do not
 // pile up jobs (each holds arrays over every slice: half a gigabyte at

@@ -1,14 +1,15 @@
 // Splitting finish()'s passes over millions of slices and flow events
 // between threads. On a 10 GB trace on 16 cores the finish step was 43 % of
 // the load, most of it one thread's sorts and passes (docs/performance.md).
+// parallelSort also ranks the gap list (analysis/gaps/gap_list.cpp).
 #pragma once
 
 #include <algorithm>
 #include <condition_variable>
-#include <functional>
-#include <mutex>
 #include <cstddef>
 #include <exception>
+#include <functional>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -119,9 +120,8 @@ void forEachPart(int parts, Body body) {
 // around median-of-three pivots, a level at a time (the ranges of a level
 // side by side), until each has one thread, then std::sort on each. The
 // parts allocate nothing (a thread that did would get a malloc arena of
-// its own). Where `less` orders
-// every pair of distinct elements (no two equivalent), the result is
-// std::sort's.
+// its own). Where `less` orders every pair of distinct elements (no two
+// equivalent), the result is std::sort's.
 template <typename It, typename Less>
 void parallelSort(It first, It last, Less less, int threads) {
   struct Range {
