@@ -54,20 +54,35 @@ TEST(CliDiff, RunsEqualWhatGapsAndSummaryPrintForEachFile) {
     const auto& steps = gaps["steps"];
     ASSERT_EQ(run["steps"].get<std::size_t>(), steps.size());
     double kernels = 0, launches = 0;
-    long long launchIdle = 0;
+    long long launchIdle = 0, busy = 0, active = 0;
     for (const auto& s : steps) {
       kernels += s["kernels"].get<double>();
       launches += s["launches"].get<double>();
-      for (const auto& d : s["devices"]) launchIdle += usTextToNs(d["idle_us"]["launch_overhead"].dump());
+      for (const auto& d : s["devices"]) {
+        launchIdle += usTextToNs(d["idle_us"]["launch_overhead"].dump());
+        busy += usTextToNs(d["busy_us"].dump());
+        active += usTextToNs(d["active_us"].dump());
+      }
     }
     const auto n = static_cast<double>(steps.size());
     EXPECT_DOUBLE_EQ(run["kernels_per_step"].get<double>(), kernels / n);
     EXPECT_DOUBLE_EQ(run["launches_per_step"].get<double>(), launches / n);
     EXPECT_EQ(run["idle_by_cause_ns_per_step"]["launch_overhead"].get<long long>(),
               std::llround(static_cast<double>(launchIdle) / n));
-    const auto summary = jsonOf({"summary", files[i], "--format", "json"});
-    EXPECT_NEAR(run["gpu_busy_pct"].get<double>(), 100.0 * summary["utilization"].get<double>(), 0.0005);
+    // GPU busy of the steps' GPU windows, as the per-step columns beside it.
+    ASSERT_GT(active, 0);
+    EXPECT_NEAR(run["gpu_busy_pct"].get<double>(), 100.0 * static_cast<double>(busy) / static_cast<double>(active),
+                0.0005);
   }
+}
+
+TEST(CliDiff, ARunWithoutStepsIsBusyAsItsSummarySays) {
+  const std::string noSteps = GAPSCOPE_TEST_DATA_DIR "/public/hta-event-sync-multistream/event_sync_trace.json.gz";
+  const auto diff = jsonOf({"diff", noSteps, kSplit, "--format", "json"});
+  const auto& run = diff["runs"][0];
+  ASSERT_EQ(run["steps"].get<int>(), 1);
+  const auto summary = jsonOf({"summary", noSteps, "--format", "json"});
+  EXPECT_NEAR(run["gpu_busy_pct"].get<double>(), 100.0 * summary["utilization"].get<double>(), 0.0005);
 }
 
 TEST(CliDiff, TextMarkdownAndCsv) {

@@ -111,6 +111,29 @@ TEST(Compare, LaunchGapsRemovedAndStepTimes) {
   EXPECT_EQ(mul->countB, 2u);
 }
 
+TEST(Compare, BusyAndTheLargestGapAreTheSteps) {
+  // B warms up with one kernel, idles 500 us, then runs two steps of three
+  // 2 us kernels with 1 us launch gaps between them (as in the test above).
+  RunMaker a, b;
+  b.outsideSteps({{"aten::mul", {"mul_kernel"}}}, 500'000);
+  for (int i = 0; i < 2; ++i) {
+    a.step({{"aten::mul", {"mul_kernel"}}});
+    b.step({{"aten::mul", {"mul_kernel", "mul_kernel", "mul_kernel"}}});
+  }
+  const Comparison c = compareRuns(a, b);
+  const RunFigures& rb = c.runs[1];
+  // In the steps' windows: 6 us busy of 8 us; the whole trace, with the
+  // warm-up's 500 us and more of idle, is far less busy.
+  EXPECT_DOUBLE_EQ(rb.gpuBusyPct, 75.0);
+  EXPECT_DOUBLE_EQ(c.runs[0].gpuBusyPct, 100.0);
+  // The largest gap left is a step's own 1 us launch gap: not the warm-up's
+  // idle, nor the 14 us between the steps (in no step's window, so in none
+  // of the per-step idle figures the verdict sums up).
+  EXPECT_EQ(rb.largestGap.dur, 1000);
+  EXPECT_EQ(rb.largestGap.cause, analysis::GapCause::LaunchOverhead);
+  EXPECT_NE(c.verdict.find("the largest gap left in B is 1 us of launch overhead"), std::string::npos) << c.verdict;
+}
+
 TEST(Compare, GraphReplacesLaunches) {
   const std::vector<std::string> kernels{"k0", "k1", "k2", "k3"};
   RunMaker a, b;
@@ -133,6 +156,9 @@ TEST(Compare, GraphReplacesLaunches) {
   EXPECT_EQ(c.runs[1].idlePerStep.total(), 0);  // graph kernels back to back
   EXPECT_NE(c.verdict.find("kernels per step unchanged (4)"), std::string::npos) << c.verdict;
   EXPECT_NE(c.verdict.find("4 kernel launches per step became 1"), std::string::npos) << c.verdict;
+  // The idle between B's steps is in no step.
+  EXPECT_EQ(c.runs[1].largestGap.dur, 0);
+  EXPECT_NE(c.verdict.find("B has no listed GPU idle gap left in its steps"), std::string::npos) << c.verdict;
 }
 
 TEST(Compare, DifferentStepCountsNormalisePerStep) {

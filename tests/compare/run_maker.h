@@ -54,6 +54,13 @@ class RunMaker {
     return *this;
   }
 
+  // Work before the steps (a warm-up, a set-up), then `pause` of CPU time.
+  RunMaker& outsideSteps(const std::vector<OpSpec>& ops, TimeNs pause) {
+    for (const OpSpec& op : ops) addOp(op);
+    cpu_ += pause;
+    return *this;
+  }
+
   // One cudaGraphLaunch running `kernels` back to back.
   RunMaker& graphStep(const std::vector<std::string>& kernels, TimeNs kernelNs = 2000) {
     const TimeNs stepStart = cpu_;

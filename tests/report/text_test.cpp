@@ -36,6 +36,10 @@ TEST(KernelNames, LabelsAreShortAndNameTheFunctor) {
                         "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda(float)#1}, "
                         "std::array<char*, 2ul> >(int, ...)"),
             "elementwise: launch_clamp_scalar");
+  // A copy's or a set's kind in parentheses is part of its name.
+  EXPECT_EQ(kernelLabel("Memcpy HtoD (Pageable -> Device)"), "Memcpy HtoD (Pageable -> Device)");
+  EXPECT_EQ(kernelLabel("Memset (Device)"), "Memset (Device)");
+  EXPECT_EQ(kernelLabel("void kernel_a(int, float*)"), "kernel_a");
   std::string longName(300, 'x');
   std::string label = kernelLabel(longName, 40);
   EXPECT_EQ(label.size(), 40u);

@@ -1,7 +1,10 @@
 // One run's figures for a comparison, read from its single-trace analyses:
-// the gap analysis' per-step figures (or its whole-trace figures), its
-// verdict's utilisation, the summary's span and kernel count.
+// the gap analysis' per-step figures (or its whole-trace figures and its
+// verdict's utilisation), the summary's span and kernel count.
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 
 #include "compare/compare_detail.h"
 #include "gapscope/compare/compare.h"
@@ -56,6 +59,10 @@ void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
   const analysis::Distribution d = analysis::distributionOf(times);
   f.stepTimeMedian = d.median;
   f.stepTimeP90 = d.p90;
+  // Over the steps' GPU windows, as the per-step columns beside it and the
+  // ranks table count it: a trace's start-up (NCCL set-up, the first
+  // copies) lies outside every step.
+  f.gpuBusyPct = totals.active > 0 ? 100.0 * static_cast<double>(totals.busy) / static_cast<double>(totals.active) : 0.0;
   setPerStep(f, totals, kernels, launches);
 }
 
@@ -65,13 +72,51 @@ void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
   for (const auto& d : gaps.devices) totals.add(d);
   f.steps = 1;
   f.stepTimeMedian = f.stepTimeP90 = f.stepTimeTotal = run.summary().span();
+  f.gpuBusyPct = 100.0 * gaps.verdict.utilization;  // the summary's
   setPerStep(f, totals, run.summary().kernels, gaps.launchStats.kernelLaunchCalls);
 }
 
+// Per device, its steps' GPU windows as sorted, disjoint [start, end) spans
+// (a step's window may overlap the next one's).
+using Spans = std::vector<std::pair<TimeNs, TimeNs>>;
+std::map<std::int32_t, Spans> stepWindows(const GapAnalysis& gaps) {
+  std::map<std::int32_t, Spans> byDevice;
+  for (const analysis::StepStats& s : gaps.steps)
+    for (const analysis::UtilizationStats& d : s.devices) byDevice[d.device].emplace_back(d.activeStart, d.activeEnd);
+  for (auto& [device, spans] : byDevice) {
+    std::sort(spans.begin(), spans.end());
+    Spans merged;
+    for (const auto& span : spans) {
+      if (!merged.empty() && span.first <= merged.back().second) {
+        merged.back().second = std::max(merged.back().second, span.second);
+      } else {
+        merged.push_back(span);
+      }
+    }
+    spans = std::move(merged);
+  }
+  return byDevice;
+}
+
+bool inside(const Spans& spans, const analysis::Gap& g) {
+  auto after = std::upper_bound(spans.begin(), spans.end(), g.start, [](TimeNs t, const auto& s) { return t < s.first; });
+  return after != spans.begin() && g.end() <= std::prev(after)->second;
+}
+
+// The longest listed device gap; of a run with steps, the longest inside
+// its steps' GPU windows, where the per-step idle beside it is counted: a
+// trace's start-up (NCCL set-up, loading) and the time between steps are
+// in no step's figures.
 LargestGap largestDeviceGap(const Trace& trace, const GapAnalysis& gaps) {
+  const std::map<std::int32_t, Spans> windows = stepWindows(gaps);
+  auto counts = [&](const analysis::Gap& g) {
+    if (gaps.steps.empty()) return true;
+    auto it = windows.find(g.device);
+    return it != windows.end() && inside(it->second, g);
+  };
   LargestGap largest;
   for (const analysis::Gap& g : gaps.gaps) {
-    if (g.stream >= 0 || g.dur <= largest.dur) continue;  // device gaps only
+    if (g.stream >= 0 || g.dur <= largest.dur || !counts(g)) continue;  // device gaps only
     largest.dur = g.dur;
     largest.cause = g.cause;
     largest.after = g.after == kNoIndex ? std::string() : std::string(trace.str(trace.slices[g.after].name));
@@ -105,7 +150,6 @@ RunFigures runFigures(const analysis::TraceAnalysis& run) {
   f.hasGpuActivity = gaps.hasGpuActivity;
   f.stepSource = gaps.stepSource;
   f.stepName = stepNameOf(trace, gaps);
-  f.gpuBusyPct = 100.0 * gaps.verdict.utilization;
   if (gaps.steps.empty()) {
     // Also a trace without GPU activity, for which the gap analysis lists
     // no steps: its whole trace is the one step.

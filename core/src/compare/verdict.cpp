@@ -65,7 +65,10 @@ std::string countSentence(const char* what, double a, double b) {
 
 std::string gapSentence(const RunFigures& b) {
   if (!b.hasGpuActivity) return "B has no GPU activity";
-  if (b.largestGap.dur <= 0) return "B has no listed GPU idle gap left";
+  if (b.largestGap.dur <= 0) {
+    return b.stepSource == analysis::StepSource::WholeTrace ? "B has no listed GPU idle gap left"
+                                                            : "B has no listed GPU idle gap left in its steps";
+  }
   std::string s = "the largest gap left in B is " + duration(b.largestGap.dur) + " of " +
                   analysis::gapCauseLabel(b.largestGap.cause);
   if (!b.largestGap.after.empty()) s += " before " + report::kernelLabel(b.largestGap.after);

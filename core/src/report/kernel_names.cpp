@@ -23,13 +23,15 @@ bool isIdentChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
-// Cuts the trailing parameter list "(int, float*)" when the name ends with one.
+// Cuts the trailing parameter list "(int, float*)" when the name ends with
+// one. A parenthesis after a space is no parameter list but part of the
+// name: "Memcpy HtoD (Pageable -> Device)" keeps its direction.
 std::string_view withoutParameters(std::string_view name) {
   if (name.empty() || name.back() != ')') return name;
   int depth = 0;
   for (std::size_t i = name.size(); i-- > 0;) {
     if (name[i] == ')') ++depth;
-    if (name[i] == '(' && --depth == 0) return name.substr(0, i);
+    if (name[i] == '(' && --depth == 0) return i > 0 && name[i - 1] == ' ' ? name : name.substr(0, i);
   }
   return name;
 }

@@ -49,7 +49,9 @@ struct RunFigures {
   TimeNs stepTimeMedian = 0;
   TimeNs stepTimeP90 = 0;
   TimeNs stepTimeTotal = 0;  // sum over the steps
-  // The summary's GPU utilisation: busy / active window over all devices, 0..100.
+  // GPU busy / active, 0..100, over all devices: of the steps' GPU windows
+  // (summed over steps; 0 when they have none), or of the whole trace's
+  // (the summary's utilisation) when it has no steps.
   double gpuBusyPct = 0;
   double kernelsPerStep = 0;
   // Kernel launch calls per step: runtime, driver and graph launches (one
