@@ -561,6 +561,17 @@ TEST_F(OpenWindow, GapBarsShowIdleTimeOrTheNumberOfGaps) {
   charts->setGapMeasure(ChartsPanel::GapMeasure::IdleTime);
 }
 
+TEST_F(OpenWindow, TheGapChartsLegendCoversNoBar) {
+  QCustomPlot* plot = w().charts()->gapPlot();
+  plot->resize(640, 240);
+  plot->replot();
+  ASSERT_TRUE(plot->legend->visible());
+  const QRect legend = plot->legend->outerRect();
+  EXPECT_FALSE(legend.isEmpty());
+  EXPECT_FALSE(legend.intersects(plot->axisRect()->rect())) << "legend over the bars";
+  EXPECT_EQ(plot->legend->itemCount(), static_cast<int>(analysis::kGapCauseCount));
+}
+
 TEST_F(OpenWindow, AQueueTimeBarHighlightsTheLaunchesItCounts) {
   ChartsPanel* charts = w().charts();
   const auto& h = charts->queueHistogram();

@@ -5,6 +5,7 @@
 // About dialog that says what this build is.
 #include <QAction>
 #include <QDockWidget>
+#include <QFontMetricsF>
 #include <QHeaderView>
 #include <QSettings>
 #include <QSignalSpy>
@@ -20,6 +21,7 @@
 #include "main_window.h"
 #include "panels/details_panel.h"
 #include "timeline/timeline_view.h"
+#include "timeline/timeline_widget.h"
 #include "timeline/utilisation_strip.h"
 #include "trace_session.h"
 
@@ -140,6 +142,44 @@ TEST(RoughEdges, TheUtilisationStripFollowsTheDarkTheme) {
   EXPECT_GT(background().lightness(), 180);
   pick(QStringLiteral("System"));
   QSettings().remove(QStringLiteral("theme"));
+}
+
+TEST(RoughEdges, TheUtilisationStripsStepLabelsNeverOverlap) {
+  // A DDP rank: 2 ms steps beside two of 32 ms, the whole trace in view.
+  ensureApp();
+  MainWindow w;
+  w.resize(1280, 800);
+  w.show();
+  ASSERT_TRUE(openIn(w, "h100-ddp/torch/rank-0.json.gz"));
+  w.timeline()->fitAll();
+  UtilisationStrip* strip = w.findChild<UtilisationStrip*>();
+  ASSERT_TRUE(waitUntil([&] { return !strip->markedSteps().empty(); }, 2000));
+  const auto& steps = w.session()->gaps().steps;
+  const auto& marked = strip->markedSteps();
+  const auto& labelled = strip->labelledSteps();
+  EXPECT_EQ(marked.size(), steps.size());
+  ASSERT_FALSE(labelled.empty());
+  EXPECT_LT(labelled.size(), marked.size());
+  EXPECT_EQ(labelled.front(), marked.front());
+  // Each label (its text, 3 px right of its mark) ends before the next one
+  // begins, with a few pixels between them; a step goes unnumbered only
+  // where its label would have begun on or right after the last one.
+  const QFontMetricsF metrics(strip->plot()->font());
+  const auto& scale = w.timeline()->scale();
+  double end = -1e9;
+  std::size_t next = 0;
+  for (std::size_t i : marked) {
+    const double left = scale.toPixel(steps[i].cpuStart) + 3;
+    const bool hasLabel = next < labelled.size() && labelled[next] == i;
+    if (hasLabel) {
+      EXPECT_GE(left, end + 4) << "step " << steps[i].number;
+      ++next;
+      end = left + metrics.horizontalAdvance(QStringLiteral("step %1").arg(steps[i].number));
+    } else {
+      EXPECT_LT(left, end + 8) << "step " << steps[i].number;
+    }
+  }
+  EXPECT_EQ(next, labelled.size());
 }
 
 TEST(RoughEdges, AboutSaysWhatThisBuildIs) {

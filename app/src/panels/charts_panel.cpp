@@ -36,6 +36,9 @@ QCustomPlot* newPlot(QWidget* parent, const QString& name) {
   plot->setObjectName(name);
   plot->setInteractions(QCP::iSelectPlottables);
   plot->setMinimumHeight(160);
+  // Four values up the side: the dock is often short, and seven labels in
+  // 60 pixels read as one column of digits.
+  plot->yAxis->ticker()->setTickCount(4);
   return plot;
 }
 
@@ -64,8 +67,14 @@ ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
     below = bars;
     gapBars_[c] = bars;
   }
+  // The legend in a row of its own above the bars: inside the axis rect it
+  // covered the tallest bars when they stood on the right.
   gapPlot_->legend->setVisible(true);
-  gapPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  gapPlot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  gapPlot_->plotLayout()->insertRow(0);
+  gapPlot_->plotLayout()->addElement(0, 0, gapPlot_->legend);
+  gapPlot_->plotLayout()->setRowStretchFactor(0, 0.001);
+  gapPlot_->legend->setMargins(QMargins(4, 2, 4, 2));
 
   queueBars_ = new QCPBars(queuePlot_->xAxis, queuePlot_->yAxis);
   queueBars_->setName(tr("launches"));

@@ -1,8 +1,11 @@
 #include "timeline/utilisation_strip.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <limits>
 
 #include "app_setup.h"
 #include "timeline/timeline_palette.h"
@@ -18,6 +21,10 @@ namespace {
 constexpr int kPixelsPerBin = 3;
 // More steps than this in view and their marks would be a grey wash.
 constexpr std::size_t kMaxMarkedSteps = 60;
+// A step's label starts this many pixels right of its mark, and the next
+// label at least this many pixels after its text.
+constexpr double kLabelOffset = 3;
+constexpr double kLabelSpacing = 6;
 
 const QColor kDeviceColours[] = {QColor(0x1E, 0x88, 0xE5), QColor(0x43, 0xA0, 0x47), QColor(0x8E, 0x24, 0xAA),
                                  QColor(0xF4, 0x51, 0x1E)};
@@ -130,17 +137,26 @@ void UtilisationStrip::markSteps() {
     return;
   }
   const QColor ink = palette().color(QPalette::WindowText);
+  labelled_.clear();
+  // Every step gets its mark; a label only where it clears the last one,
+  // so that short steps between long ones do not print over each other.
+  const QFontMetricsF metrics(plot_->font());
+  double labelsEnd = -std::numeric_limits<double>::infinity();
   for (std::size_t i : marked_) {
     const double x = s.toPixel(steps[i].cpuStart);
     auto* line = new QCPItemStraightLine(plot_);
     line->point1->setCoords(x, 0);
     line->point2->setCoords(x, 1);
     line->setPen(QPen(ink, 1, Qt::DashLine));
+    const QString text = tr("step %1").arg(steps[i].number);
+    if (x + kLabelOffset < labelsEnd) continue;
     auto* label = new QCPItemText(plot_);
-    label->position->setCoords(x + 3, 1.02);
+    label->position->setCoords(x + kLabelOffset, 1.02);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    label->setText(tr("step %1").arg(steps[i].number));
+    label->setText(text);
     label->setColor(ink);
+    labelled_.push_back(i);
+    labelsEnd = x + kLabelOffset + metrics.horizontalAdvance(text) + kLabelSpacing;
   }
 }
 

@@ -32,6 +32,9 @@ class UtilisationStrip : public QWidget {
   int bins() const { return bins_; }
   // The steps marked now (indices into the gap analysis' steps).
   const std::vector<std::size_t>& markedSteps() const { return marked_; }
+  // The marked steps that are numbered: those whose label clears the one
+  // before it.
+  const std::vector<std::size_t>& labelledSteps() const { return labelled_; }
   // What a click at x (strip coordinates) does: picks the step under it.
   void pickStepAt(double x);
 
@@ -54,6 +57,7 @@ class UtilisationStrip : public QWidget {
   std::shared_ptr<const analysis::TraceAnalysis> analysis_;
   int bins_ = 0;
   std::vector<std::size_t> marked_;
+  std::vector<std::size_t> labelled_;
 };
 
 }  // namespace gapscope::app
