@@ -1,6 +1,9 @@
 // Fuzzes the report writers on whatever loads: the report in every format,
 // the comparison of the trace with itself, and the Chrome JSON writer,
 // whose output must read back to the same number of slices.
+#include <cstdio>
+#include <cstdlib>
+
 #include "fuzz_input.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/report/comparison_report.h"
@@ -22,7 +25,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)report::renderCsv(r);
 
   analysis::TraceAnalysis b(trace);
-  const report::ComparisonReport c = report::buildComparisonReport(compare::compareTraces(a, b));
+  const compare::Comparison comparison = compare::compareTraces(a, b);
+  for (const compare::RunFigures& run : comparison.runs) {
+    // A share is a share, and a gap is no longer than the trace.
+    if (!(run.gpuBusyPct >= 0.0 && run.gpuBusyPct <= 100.0) || run.largestGap.dur < 0 ||
+        static_cast<double>(run.largestGap.dur) >
+            static_cast<double>(trace->maxTime()) - static_cast<double>(trace->minTime())) {
+      std::fprintf(stderr, "absurd run figure: GPU busy %g %%, largest gap %lld ns\n", run.gpuBusyPct,
+                   static_cast<long long>(run.largestGap.dur));
+      std::abort();
+    }
+  }
+  const report::ComparisonReport c = report::buildComparisonReport(comparison);
   (void)report::renderComparisonHtml(c);
   (void)report::renderComparisonMarkdown(c);
   (void)report::renderComparisonCsv(c);
