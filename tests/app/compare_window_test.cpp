@@ -118,6 +118,10 @@ TEST_F(ComparePair, BothTimelinesFollowOneZoomAtTheAlignedStep) {
   ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
   auto* choice = w().findChild<QComboBox*>(QStringLiteral("alignStep"));
   ASSERT_EQ(choice->count(), 4);  // start of GPU work + 3 common steps
+  // Named by the steps' numbers: these runs' first step is ProfilerStep#2.
+  ASSERT_EQ(w().session(CompareWindow::A)->gaps().steps[0].number, 2);
+  EXPECT_EQ(choice->itemText(1), QStringLiteral("step 2"));
+  EXPECT_EQ(choice->itemText(3), QStringLiteral("step 4"));
   w().alignAtStep(1);
   EXPECT_EQ(w().alignedStep(), 1);
   TimelineWidget* a = w().view(CompareWindow::A)->timeline();
@@ -130,6 +134,15 @@ TEST_F(ComparePair, BothTimelinesFollowOneZoomAtTheAlignedStep) {
   a->zoomAt(2.0, a->width() / 2.0);
   EXPECT_DOUBLE_EQ(a->scale().nsPerPixel(), b->scale().nsPerPixel());
   EXPECT_NEAR(a->scale().toPixel(stepA.cpuStart), b->scale().toPixel(stepB.cpuStart), 1.0);
+}
+
+TEST_F(ComparePair, StepsNumberedApartAreNamedForEachRun) {
+  // A: PyTorch's ProfilerStep#2..#4; B: gapscope's recorder, steps 1..10.
+  ASSERT_TRUE(open(testData(kSplit), testData("h100/gapscope_split_stack.json.gz")));
+  auto* choice = w().findChild<QComboBox*>(QStringLiteral("alignStep"));
+  ASSERT_EQ(choice->count(), 4);
+  EXPECT_EQ(choice->itemText(1), QStringLiteral("step 2 of A, 1 of B"));
+  EXPECT_EQ(choice->itemText(3), QStringLiteral("step 4 of A, 3 of B"));
 }
 
 TEST_F(ComparePair, ExportsTheComparison) {

@@ -76,7 +76,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   row->addWidget(new QLabel(tr("Align at"), bar));
   stepChoice_ = new QComboBox(bar);
   stepChoice_->setObjectName(QStringLiteral("alignStep"));
-  stepChoice_->setToolTip(tr("Step N of A is drawn over step N of B"));
+  stepChoice_->setToolTip(tr("The k-th step of A is drawn over the k-th step of B"));
   connect(stepChoice_, &QComboBox::activated, this, [this](int item) { alignAtStep(item - 1); });
   row->addWidget(stepChoice_);
   column->addWidget(bar);
@@ -249,7 +249,13 @@ void CompareWindow::fillStepChoice() {
   stepChoice_->clear();
   stepChoice_->addItem(tr("start of GPU work"));
   const std::size_t common = std::min(steps_[A].size(), steps_[B].size());
-  for (std::size_t i = 0; i < common; ++i) stepChoice_->addItem(tr("step %1").arg(i + 1));
+  // Named by the steps' own numbers, as the strips and the Steps dock name
+  // them (a profiler schedule's first step is often ProfilerStep#2).
+  for (std::size_t i = 0; i < common; ++i) {
+    const std::int64_t a = sessions_[A]->gaps().steps[i].number;
+    const std::int64_t b = sessions_[B]->gaps().steps[i].number;
+    stepChoice_->addItem(a == b ? tr("step %1").arg(a) : tr("step %1 of A, %2 of B").arg(a).arg(b));
+  }
   stepChoice_->setEnabled(sessions_[A]->hasTrace() && sessions_[B]->hasTrace());
 }
 
