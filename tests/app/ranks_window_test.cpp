@@ -185,6 +185,43 @@ TEST_F(RanksWindowTest, ClickingACellAsksForThatRanksFileAndStep) {
   EXPECT_EQ(asked.count(), 1);
 }
 
+// 400 ranks of 40 steps: four times what a 1024x700 window's map shows at
+// once (a cell at least 4 px high).
+TEST_F(RanksWindowTest, ManyRanksOpenOnTheVerdictsCellAndFollowTheTable) {
+  bench::RankSetSpec spec;
+  spec.ranks = 400;
+  spec.steps = 40;
+  spec.kernelsPerStep = 1;
+  spec.lateRank = 333;
+  spec.lateStep = 33;
+  QTemporaryDir dir;
+  bench::writeRankSet(dir.path().toStdString(), spec);
+  w().resize(1024, 700);
+  ASSERT_TRUE(open({dir.path()}));
+  const auto& causes = w().ranks()->analysis.causes;
+  ASSERT_FALSE(causes.empty());
+  ASSERT_EQ(causes.front().rank, 333);
+  ASSERT_EQ(causes.front().worstStep, 33);
+  RankHeatMap* map = w().heatMap();
+  ASSERT_TRUE(map->layout().scrollsVertically);
+  auto inView = [](std::pair<int, int> span, int index) { return span.first <= index && index <= span.second; };
+  // The verdict's rank and step are in view, the first rank no longer.
+  EXPECT_TRUE(inView(map->visibleRows(), grid().rowOfRank(333)));
+  EXPECT_TRUE(inView(map->visibleColumns(), grid().columnOfStep(33)));
+  EXPECT_FALSE(inView(map->visibleRows(), grid().rowOfRank(0)));
+  // The table shows it as its current row, nothing selected.
+  TablePanel* table = w().table();
+  const QModelIndex current = table->view()->currentIndex();
+  ASSERT_TRUE(current.isValid());
+  EXPECT_EQ(w().ranks()->analysis.ranks[static_cast<std::size_t>(table->sourceRow(current.row()))].rank, 333);
+  EXPECT_FALSE(table->view()->selectionModel()->hasSelection());
+  // A rank picked in the table comes into view.
+  table->view()->setCurrentIndex(table->view()->model()->index(3, 0));  // as a click on the 4th row
+  const std::int64_t picked = w().ranks()->analysis.ranks[static_cast<std::size_t>(table->sourceRow(3))].rank;
+  EXPECT_TRUE(inView(map->visibleRows(), grid().rowOfRank(picked))) << picked;
+  EXPECT_FALSE(inView(map->visibleRows(), grid().rowOfRank(333)));
+}
+
 TEST_F(RanksWindowTest, TheMetricChoiceRecoloursAndTheLegendShowsItsRange) {
   ASSERT_TRUE(open({rankDirectory()}));
   w().setMetric(RankMetric::CollectiveWait);

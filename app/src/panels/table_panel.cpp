@@ -66,12 +66,24 @@ int TablePanel::sourceRow(int proxyRow) const {
   return proxy_->mapToSource(proxy_->index(proxyRow, 0)).row();
 }
 
-void TablePanel::selectSourceRow(int row) {
-  const QModelIndex index = proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0));
+namespace {
+
+void makeCurrent(QTableView* view, const QModelIndex& index, QItemSelectionModel::SelectionFlags how) {
   if (!index.isValid()) return;
-  const QSignalBlocker block(view_->selectionModel());
-  view_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  view_->scrollTo(index);
+  const QSignalBlocker block(view->selectionModel());
+  view->selectionModel()->setCurrentIndex(index, how);
+  view->scrollTo(index);
+}
+
+}  // namespace
+
+void TablePanel::selectSourceRow(int row) {
+  makeCurrent(view_, proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0)),
+              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void TablePanel::showSourceRow(int row) {
+  makeCurrent(view_, proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0)), QItemSelectionModel::NoUpdate);
 }
 
 void TablePanel::updateCount() {

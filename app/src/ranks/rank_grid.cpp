@@ -56,32 +56,39 @@ RankGrid::RankGrid(std::shared_ptr<const LoadedRanks> ranks) : ranks_(std::move(
   for (const auto& r : a.ranks) rankNumbers_.push_back(r.rank);
   for (const auto& s : a.steps) stepNumbers_.push_back(s.step);
   cells_.resize(static_cast<std::size_t>(rows()) * static_cast<std::size_t>(columns()));
+  auto cellAt = [&](int row, int column) -> RankCell& {
+    return cells_[static_cast<std::size_t>(row) * stepNumbers_.size() + static_cast<std::size_t>(column)];
+  };
   for (int row = 0; row < rows(); ++row) {
-    const ranks::RankTables& t = ranks_->tables[static_cast<std::size_t>(row)];
-    for (const ranks::RankStep& s : t.steps) {
-      auto column = std::lower_bound(stepNumbers_.begin(), stepNumbers_.end(), s.step);
-      if (column == stepNumbers_.end() || *column != s.step) continue;
-      RankCell& c = cells_[static_cast<std::size_t>(row) * stepNumbers_.size() +
-                           static_cast<std::size_t>(column - stepNumbers_.begin())];
-      c.step = &s;
+    for (const ranks::RankStep& s : ranks_->tables[static_cast<std::size_t>(row)].steps) {
+      const int column = columnOfStep(s.step);
+      if (column >= 0) cellAt(row, column).step = &s;
     }
   }
   for (const ranks::RankStepWait& w : a.waits) {
-    const auto row = std::lower_bound(rankNumbers_.begin(), rankNumbers_.end(), w.rank);
-    const auto column = std::lower_bound(stepNumbers_.begin(), stepNumbers_.end(), w.step);
-    if (row == rankNumbers_.end() || *row != w.rank || column == stepNumbers_.end() || *column != w.step) continue;
-    cells_[static_cast<std::size_t>(row - rankNumbers_.begin()) * stepNumbers_.size() +
-           static_cast<std::size_t>(column - stepNumbers_.begin())].waitNs = w.waitNs;
+    const int row = rowOfRank(w.rank), column = columnOfStep(w.step);
+    if (row >= 0 && column >= 0) cellAt(row, column).waitNs = w.waitNs;
   }
-  for (std::size_t column = 0; column < a.steps.size(); ++column) {
-    const ranks::StepRow& s = a.steps[column];
-    if (!s.straggling) continue;
-    auto row = std::find(rankNumbers_.begin(), rankNumbers_.end(), s.slowestRank);
-    if (row != rankNumbers_.end()) {
-      cells_[static_cast<std::size_t>(row - rankNumbers_.begin()) * stepNumbers_.size() + column].straggling = true;
-    }
+  for (int column = 0; column < columns(); ++column) {
+    const ranks::StepRow& s = a.steps[static_cast<std::size_t>(column)];
+    const int row = s.straggling ? rowOfRank(s.slowestRank) : -1;
+    if (row >= 0) cellAt(row, column).straggling = true;
   }
 }
+
+namespace {
+
+// Both number lists are sorted (ranks by rank, steps by step number).
+int indexIn(const std::vector<std::int64_t>& sorted, std::int64_t value) {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), value);
+  return it == sorted.end() || *it != value ? -1 : static_cast<int>(it - sorted.begin());
+}
+
+}  // namespace
+
+int RankGrid::rowOfRank(std::int64_t rank) const { return indexIn(rankNumbers_, rank); }
+
+int RankGrid::columnOfStep(std::int64_t step) const { return indexIn(stepNumbers_, step); }
 
 QString RankGrid::file(int row) const {
   return QString::fromStdString(ranks_->tables[static_cast<std::size_t>(row)].file);

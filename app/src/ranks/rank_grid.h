@@ -52,6 +52,9 @@ class RankGrid {
   std::int64_t stepNumber(int column) const { return stepNumbers_[static_cast<std::size_t>(column)]; }
   const std::vector<std::int64_t>& rankNumbers() const { return rankNumbers_; }
   const std::vector<std::int64_t>& stepNumbers() const { return stepNumbers_; }
+  // The row of a rank and the column of a step; -1 where the grid has none.
+  int rowOfRank(std::int64_t rank) const;
+  int columnOfStep(std::int64_t step) const;
   QString file(int row) const;
   const RankCell& cell(int row, int column) const;
   // Empty for a missing cell, and for GPU busy where the GPU did nothing.

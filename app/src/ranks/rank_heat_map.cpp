@@ -34,12 +34,14 @@ RankHeatMap::RankHeatMap(QWidget* parent)
   vbar_->hide();
   connect(hbar_, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
   connect(vbar_, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+  for (QScrollBar* bar : {hbar_, vbar_}) connect(bar, &QScrollBar::actionTriggered, this, [this] { shown_.reset(); });
 }
 
 void RankHeatMap::setGrid(RankGrid grid) {
   grid_ = std::move(grid);
   hover_.reset();
   pressed_.reset();
+  shown_.reset();
   scale_ = grid_.range(metric_);
   straggling_.clear();
   for (int row = 0; row < grid_.rows(); ++row) {
@@ -108,6 +110,7 @@ void RankHeatMap::relayout() {
   vbar_->setRange(0, std::max(0, geometry_.content.height() - cells.height()));
   vbar_->setPageStep(cells.height());
   vbar_->setSingleStep(geometry_.cellHeight);
+  if (shown_) scrollToCell(shown_->first, shown_->second);
   update();
 }
 
@@ -126,10 +129,16 @@ std::optional<RankHeatMap::Cell> RankHeatMap::cellAt(const QPoint& pos) const {
   return Cell{row, column};
 }
 
+void RankHeatMap::showCell(int row, int column) {
+  if (row < 0 || row >= grid_.rows() || column >= grid_.columns()) return;
+  shown_ = Cell{row, column};
+  scrollToCell(row, column);
+}
+
 void RankHeatMap::scrollToCell(int row, int column) {
   const HeatMapGeometry& g = geometry_;
   const int x = column * g.cellWidth, y = row * g.cellHeight;
-  if (x < hbar_->value() || x + g.cellWidth > hbar_->value() + g.cells.width()) {
+  if (column >= 0 && (x < hbar_->value() || x + g.cellWidth > hbar_->value() + g.cells.width())) {
     hbar_->setValue(x - (g.cells.width() - g.cellWidth) / 2);
   }
   if (y < vbar_->value() || y + g.cellHeight > vbar_->value() + g.cells.height()) {
@@ -345,6 +354,7 @@ void RankHeatMap::wheelEvent(QWheelEvent* event) {
   const QPoint delta = event->angleDelta();
   const bool sideways = delta.x() != 0 || (event->modifiers() & Qt::ShiftModifier);
   QScrollBar* bar = sideways ? hbar_ : vbar_;
+  shown_.reset();
   const int steps = (delta.x() != 0 ? delta.x() : delta.y()) / 40;
   bar->setValue(bar->value() - steps * bar->singleStep());
   event->accept();

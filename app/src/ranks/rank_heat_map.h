@@ -41,6 +41,13 @@ class RankHeatMap : public QWidget {
   // Widget coordinates; outside the visible cells when scrolled away.
   QRect cellRect(int row, int column) const;
   void scrollToCell(int row, int column);
+  // Brings the cell into view and keeps it there as the map is laid out
+  // again (the window fitting its height), until the user scrolls; a
+  // column of -1 scrolls only to the row.
+  void showCell(int row, int column);
+  // The rows and columns in view (first, last).
+  std::pair<int, int> visibleRows() const;
+  std::pair<int, int> visibleColumns() const;
   // The cell's figures, the chosen metric's in bold (rich text).
   QString toolTipFor(int row, int column) const;
   const HeatMapGeometry& layout() const { return geometry_; }
@@ -73,8 +80,6 @@ class RankHeatMap : public QWidget {
   void paintColumnLabels(QPainter& p) const;
   bool isStraggler(int row) const;
   // First and last row (column) at least partly in view.
-  std::pair<int, int> visibleRows() const;
-  std::pair<int, int> visibleColumns() const;
 
   RankGrid grid_;
   RankMetric metric_ = RankMetric::OwnTime;
@@ -86,6 +91,7 @@ class RankHeatMap : public QWidget {
   std::optional<Cell> hover_;
   std::optional<Cell> pressed_;
   std::vector<Cell> straggling_;  // the outlined cells
+  std::optional<Cell> shown_;     // showCell's, until the user scrolls
   bool consecutiveRanks_ = true;  // label round numbers (labelledAt)
   bool consecutiveSteps_ = true;
 };

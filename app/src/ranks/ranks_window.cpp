@@ -159,6 +159,10 @@ QWidget* RanksWindow::buildTable() {
   table_->toolbar()->addWidget(compareButton_);
   connect(view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           [this] { compareButton_->setEnabled(selectedRows().size() == 2); });
+  // The rank picked in the table is brought into view on the map.
+  connect(table_, &TablePanel::currentRowChanged, this, [this](int row) {
+    if (const ranks::RankRow* r = model_->rankRow(row)) heatMap_->showCell(heatMap_->grid().rowOfRank(r->rank), -1);
+  });
   connect(table_, &TablePanel::rowActivated, this, [this](int row) {
     if (const ranks::RankRow* r = model_->rankRow(row)) emit openRankAtStep(QString::fromStdString(r->file), kNoStep);
   });
@@ -216,6 +220,15 @@ void RanksWindow::showRanks(std::shared_ptr<const LoadedRanks> ranks) {
   table_->view()->resizeColumnsToContents();
   updateLegend();
   fitMapHeight();
+  // Among thousands of ranks the verdict's rank may lie far down the map
+  // and the table: both open at it (grid rows and table rows are the
+  // analysis' ranks, in the same order).
+  if (!a.causes.empty()) {
+    const RankGrid& grid = heatMap_->grid();
+    const int row = grid.rowOfRank(a.causes.front().rank);
+    heatMap_->showCell(row, grid.columnOfStep(a.causes.front().worstStep));
+    table_->showSourceRow(row);  // current, not selected: two ranks to compare are the user's pick
+  }
   statusBar()->showMessage(tr("%1 ranks · %2 steps").arg(a.ranks.size()).arg(a.steps.size()));
 }
 
