@@ -1,6 +1,8 @@
 // The timeline widget on its own, over a small synthetic trace: what it
 // paints where, zooming at the mouse, tooltips.
 #include <QImage>
+
+#include <algorithm>
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -174,4 +176,42 @@ TEST(TimelineWidget, CounterLanesShowTheirValueUnderTheMouse) {
   // inner spans 2..6 us: the 5 set at 0 is in force there, not the 42 set at 8 us.
   EXPECT_TRUE(QToolTip::text().contains(QStringLiteral("<br>5 (highest in the trace: 42)"))) << QToolTip::text().toStdString();
   QToolTip::hideText();
+}
+
+TEST(TimelineWidget, ATallLaneKeepsItsNameInViewWhenItsTopIsScrolledAway) {
+  // A GPU stream (pinned) and a thread 40 calls deep: taller than the view.
+  ensureApp();
+  TraceBuilder b;
+  b.addComplete(gapscope::testing::sliceEvent(b, 0, 7, "k", "kernel", 0, 3000, kNoCorrelation));
+  for (int depth = 0; depth < 40; ++depth) {
+    b.addComplete(gapscope::testing::sliceEvent(b, 1, 1, "call", "cpu_op", depth * 10, 100000 - depth * 20,
+                                                kNoCorrelation));
+  }
+  TraceSession session;
+  TimelineWidget widget(&session);
+  widget.resize(900, 300);
+  session.setTrace(analysed(b.finish()));
+  QImage image(900, 300, QImage::Format_ARGB32_Premultiplied);
+  widget.renderTo(image);
+  const auto& lanes = session.layout().lanes();
+  std::uint32_t thread = kNoIndex;
+  for (std::uint32_t l = 0; l < lanes.size(); ++l)
+    if (lanes[l].name.find("thread 1") != std::string::npos) thread = l;
+  ASSERT_NE(thread, kNoIndex);
+  ASSERT_FALSE(widget.lastFrame().pinnedEdge.isNull());
+  const double edge = widget.lastFrame().pinnedEdge.y1();
+  // Scroll until the lane's top is 60 px under the pinned lanes.
+  while (widget.laneRect(thread).top() > edge - 60 && widget.scrollY() < widget.contentHeight()) {
+    widget.setScrollY(widget.scrollY() + 10);
+  }
+  const QRectF lane = widget.laneRect(thread);
+  ASSERT_LT(lane.top(), edge - 50);
+  ASSERT_GT(lane.bottom(), edge + 100);
+  widget.renderTo(image);
+  const auto& names = widget.lastFrame().laneNames;
+  auto named = std::find_if(names.begin(), names.end(),
+                            [](const auto& n) { return !n.header && n.text.contains(QStringLiteral("thread 1")); });
+  ASSERT_NE(named, names.end()) << "the lane's name scrolled away with its top";
+  EXPECT_GE(named->rect.top(), edge - 1);
+  EXPECT_LT(named->rect.top(), edge + 20);
 }

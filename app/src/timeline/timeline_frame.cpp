@@ -74,20 +74,35 @@ class FrameBuilder {
     f_.laneNames.push_back(std::move(name));
   }
 
+  // The content span [y, y + h) of a lane that is in view: all of it, or
+  // for a tall lane scrolled part-way under the top of the scrolled area,
+  // what is left below that top (its name then stays in view there, as
+  // in Perfetto). Empty (h = 0) when none of it is.
+  std::pair<double, double> shownPart(double laneY, double h) const {
+    const auto& v = *in_.vertical;
+    if (visible(laneY, h + v.metrics().laneGap)) return {laneY, h};
+    const double top = in_.key.scrollY + v.pinnedHeight();  // content Y at the top of the scrolled area
+    if (laneY < v.pinnedHeight() || laneY >= top || laneY + h <= top) return {laneY, 0};
+    return {top, laneY + h - top};
+  }
+
   void addLane(std::uint32_t l, int& laneCounter) {
     const auto& v = *in_.vertical;
     const double lh = v.laneHeight(l);
     const bool shaded = (laneCounter++ % 2) == 1;
     if (shadedLanes_.size() <= l) shadedLanes_.resize(l + 1, false);
     shadedLanes_[l] = shaded;
-    if (!visible(v.laneY(l), lh + v.metrics().laneGap)) return;
-    const double ly = toY(v.laneY(l));
-    if (shaded) f_.laneShades.append(QRectF(0, ly, in_.key.width, lh));
-    const double sepY = ly + lh + v.metrics().laneGap / 2;
+    const auto [shownY, shownH] = shownPart(v.laneY(l), lh);
+    if (shownH <= 0) return;
+    const double ly = toY(shownY);
+    if (shaded) f_.laneShades.append(QRectF(0, ly, in_.key.width, shownH));
+    const double sepY = ly + shownH + v.metrics().laneGap / 2;
     f_.separators.append(QLineF(0, sepY, in_.key.width, sepY));
+    const double nameH = std::min(shownH, std::max(v.metrics().rowHeight, 18.0));
+    if (nameH < fm_.height()) return;  // too little of the lane left to name it
     const timeline::Lane& lane = in_.layout->lanes()[l];
     TimelineFrame::LaneName name;
-    name.rect = QRectF(18, ly, left_ - 24, std::min(lh, std::max(v.metrics().rowHeight, 18.0)));
+    name.rect = QRectF(18, ly, left_ - 24, nameH);
     // Lanes with nested rows fold on a click on their name.
     const QString arrow = lane.rowCount > 1 ? (v.laneCollapsed(l) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
     const QString text = v.lanePinned(l) ? QString::fromStdString(in_.layout->groups()[lane.group].name + " / " + lane.name)

@@ -91,6 +91,8 @@ class TimelineWidget : public QWidget {
 
   const TimelineChrome& chrome() const { return chrome_; }
   double lastBuildMs() const { return frame_.buildMs; }
+  // The geometry painted last (what renderTo or paintEvent drew).
+  const TimelineFrame& lastFrame() const { return frame_; }
   double lastPaintMs() const { return lastPaintMs_; }
   // Renders the current view into `image` (its size), as paintEvent would.
   void renderTo(QImage& image);
