@@ -107,7 +107,7 @@ std::optional<double> RankGrid::value(RankMetric metric, int row, int column) co
     case RankMetric::OwnTime: return static_cast<double>(std::max<TimeNs>(0, s.timeNs - c.waitNs));
     case RankMetric::GpuBusy:
       if (s.activeNs <= 0) return std::nullopt;
-      return 100.0 * static_cast<double>(s.busyNs) / static_cast<double>(s.activeNs);
+      return 100.0 * analysis::busyShare(s.busyNs, s.activeNs);
     case RankMetric::LaunchOverheadIdle: return static_cast<double>(s.idle[analysis::GapCause::LaunchOverhead]);
     case RankMetric::CollectiveWait: return static_cast<double>(c.waitNs);
     case RankMetric::CollectiveTransfer: return static_cast<double>(s.collectiveNs - c.waitNs);

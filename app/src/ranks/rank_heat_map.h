@@ -45,7 +45,7 @@ class RankHeatMap : public QWidget {
   // again (the window fitting its height), until the user scrolls; a
   // column of -1 scrolls only to the row.
   void showCell(int row, int column);
-  // The rows and columns in view (first, last).
+  // The first and last row (column) at least partly in view.
   std::pair<int, int> visibleRows() const;
   std::pair<int, int> visibleColumns() const;
   // The cell's figures, the chosen metric's in bold (rich text).
@@ -79,7 +79,6 @@ class RankHeatMap : public QWidget {
   void paintLabels(QPainter& p) const;
   void paintColumnLabels(QPainter& p) const;
   bool isStraggler(int row) const;
-  // First and last row (column) at least partly in view.
 
   RankGrid grid_;
   RankMetric metric_ = RankMetric::OwnTime;

@@ -127,6 +127,7 @@ void UtilisationStrip::replot() {
 void UtilisationStrip::markSteps() {
   plot_->clearItems();
   marked_.clear();
+  labelled_.clear();
   if (!session_->hasTrace()) return;
   const auto& steps = session_->gaps().steps;
   const auto& s = timeline_->scale();
@@ -137,7 +138,6 @@ void UtilisationStrip::markSteps() {
     return;
   }
   const QColor ink = palette().color(QPalette::WindowText);
-  labelled_.clear();
   // Every step gets its mark; a label only where it clears the last one,
   // so that short steps between long ones do not print over each other.
   const QFontMetricsF metrics(plot_->font());

@@ -62,7 +62,7 @@ void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
   // Over the steps' GPU windows, as the per-step columns beside it and the
   // ranks table count it: a trace's start-up (NCCL set-up, the first
   // copies) lies outside every step.
-  f.gpuBusyPct = totals.active > 0 ? 100.0 * static_cast<double>(totals.busy) / static_cast<double>(totals.active) : 0.0;
+  f.gpuBusyPct = 100.0 * analysis::busyShare(totals.busy, totals.active);
   setPerStep(f, totals, kernels, launches);
 }
 

@@ -111,7 +111,7 @@ RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
   }
   row.stepTimeNs = lowerMedian(times);
   row.ownTimeNs = lowerMedian(owns);
-  row.gpuBusyPct = row.activeNs > 0 ? 100.0 * static_cast<double>(row.busyNs) / static_cast<double>(row.activeNs) : 0;
+  row.gpuBusyPct = 100.0 * analysis::busyShare(row.busyNs, row.activeNs);
   row.transferNs = row.collectiveNs - row.waitNs;
   return row;
 }

@@ -143,9 +143,7 @@ struct UtilizationStats {
   std::uint64_t gapCount = 0;  // all gaps, listed or not
   TimeNs activeNs() const { return activeEnd - activeStart; }
   TimeNs idleNs() const { return activeNs() - busyNs; }
-  double utilization() const {
-    return activeNs() > 0 ? static_cast<double>(busyNs) / static_cast<double>(activeNs()) : 0.0;
-  }
+  double utilization() const { return busyShare(busyNs, activeNs()); }
 };
 
 // Self time of one CPU op name on the launching thread inside a gap.

@@ -39,6 +39,12 @@ class BusyIntervals {
   std::vector<TimeNs> prefix_{0};  // prefix_[i]: busy time of spans_[0, i)
 };
 
+// The busy share of an active window, 0..1; 0 for an empty window. The one
+// rule for a device, a stream, a step, steps summed and a rank.
+inline double busyShare(TimeNs busy, TimeNs active) {
+  return active > 0 ? static_cast<double>(busy) / static_cast<double>(active) : 0.0;
+}
+
 // Busy time of one stream (stream >= 0) or one device (stream == -1).
 struct BusyRow {
   std::int32_t device = -1;

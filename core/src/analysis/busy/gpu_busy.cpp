@@ -35,9 +35,7 @@ TimeNs BusyIntervals::busyIn(TimeNs start, TimeNs end) const {
   return busyBefore(end) - busyBefore(start);
 }
 
-double BusyRow::utilization() const {
-  return activeNs() > 0 ? static_cast<double>(busy) / static_cast<double>(activeNs()) : 0.0;
-}
+double BusyRow::utilization() const { return busyShare(busy, activeNs()); }
 
 TimeNs GpuBusy::total() const {
   TimeNs sum = 0;
