@@ -29,6 +29,7 @@
 
 #include "about.h"
 #include "calltree/flame_graph_panel.h"
+#include "dock_room.h"
 #include "app_setup.h"
 #include "gapscope/version.h"
 #include "models/table_format.h"
@@ -56,6 +57,7 @@ constexpr int kStateVersion = 3;
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), loader_(new TraceLoader(this)) {
   setObjectName(QStringLiteral("mainWindow"));
+  dockRoom_ = new DockRoom(this, 0.35, 0.3);
   setWindowTitle(QStringLiteral("gapscope"));
   setAcceptDrops(true);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
@@ -481,7 +483,7 @@ void MainWindow::restoreSettings() {
     resize(screen.size() * 0.9);
   }
   restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray(), kStateVersion);
-  queueRoomCheck();
+  dockRoom_->queueCheck();
   applyTheme(s.value(QStringLiteral("theme"), QStringLiteral("system")).toString());
 }
 
@@ -494,48 +496,7 @@ void MainWindow::saveSettings() {
 void MainWindow::resetLayout() {
   restoreState(defaultState_, kStateVersion);
   for (QDockWidget* d : docks_) d->show();
-  queueRoomCheck();
-}
-
-// On a small screen the docks must not crush the timeline: the bottom docks
-// take at most kMaxBottomShare of the window's height and the side docks at
-// most kMaxSideShare of its width. Applied when the window is resized and
-// when a layout is restored (a layout saved on a bigger screen), never while
-// the user drags a dock's edge.
-void MainWindow::keepTimelineRoom() {
-  constexpr double kMaxBottomShare = 0.35;
-  constexpr double kMaxSideShare = 0.3;
-  QList<QDockWidget*> bottom, side;
-  QList<int> heights, widths;
-  for (QDockWidget* d : docks_) {
-    if (d->isFloating() || !d->isVisible()) continue;
-    const Qt::DockWidgetArea area = dockWidgetArea(d);
-    if (area == Qt::BottomDockWidgetArea && d->height() > kMaxBottomShare * height()) {
-      bottom.append(d);
-      heights.append(static_cast<int>(kMaxBottomShare * height()));
-    } else if ((area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) &&
-               d->width() > kMaxSideShare * width()) {
-      side.append(d);
-      widths.append(static_cast<int>(kMaxSideShare * width()));
-    }
-  }
-  if (!bottom.isEmpty()) resizeDocks(bottom, heights, Qt::Vertical);
-  if (!side.isEmpty()) resizeDocks(side, widths, Qt::Horizontal);
-}
-
-void MainWindow::resizeEvent(QResizeEvent* event) {
-  QMainWindow::resizeEvent(event);
-  queueRoomCheck();
-}
-
-// The docks have their new sizes only once the layout has run: check then.
-void MainWindow::queueRoomCheck() {
-  if (roomCheckQueued_) return;
-  roomCheckQueued_ = true;
-  QTimer::singleShot(0, this, [this] {
-    roomCheckQueued_ = false;
-    keepTimelineRoom();
-  });
+  dockRoom_->queueCheck();
 }
 
 void MainWindow::applyTheme(const QString& theme) {

@@ -32,6 +32,7 @@ namespace gapscope::app {
 class ChartsPanel;
 class CompareWindow;
 class DetailsPanel;
+class DockRoom;
 class FlameGraphPanel;
 class MemoryPanel;
 class GapsPanel;
@@ -120,7 +121,6 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
-  void resizeEvent(QResizeEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -139,8 +139,6 @@ class MainWindow : public QMainWindow {
   void saveSettings();
   void applyTheme(const QString& theme);
   void resetLayout();
-  void keepTimelineRoom();
-  void queueRoomCheck();
 
   void chooseFile();
   void addRecent(const QString& path);
@@ -196,7 +194,9 @@ class MainWindow : public QMainWindow {
   // A rank's step to show once its trace is loaded (openTraceAtStep).
   QString pendingStepPath_;
   qint64 pendingStep_ = -1;
-  bool roomCheckQueued_ = false;
+  // On a small screen the bottom docks take at most 35 % of the height and
+  // the side docks 30 % of the width.
+  DockRoom* dockRoom_ = nullptr;
   QMenu* recentComparisonsMenu_ = nullptr;
   // The recording-availability probe runs on a worker; the window waits for
   // it when closed so no worker outlives the application.

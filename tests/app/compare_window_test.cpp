@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QDockWidget>
+
 #include <gtest/gtest.h>
 
 #include "app_test_support.h"
@@ -143,6 +145,16 @@ TEST_F(ComparePair, StepsNumberedApartAreNamedForEachRun) {
   ASSERT_EQ(choice->count(), 4);
   EXPECT_EQ(choice->itemText(1), QStringLiteral("step 2 of A, 1 of B"));
   EXPECT_EQ(choice->itemText(3), QStringLiteral("step 4 of A, 3 of B"));
+}
+
+TEST_F(ComparePair, OnASmallScreenTheDockLeavesTheTimelinesRoom) {
+  w().resize(1024, 700);
+  ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
+  waitUntil([] { return false; }, 200);  // the layout, then the room check after it
+  auto* dock = w().findChild<QDockWidget*>(QStringLiteral("compareDock"));
+  ASSERT_NE(dock, nullptr);
+  EXPECT_LE(dock->height(), 0.3 * w().height() + 1) << dock->height() << " of " << w().height();
+  for (auto side : {CompareWindow::A, CompareWindow::B}) EXPECT_GE(w().view(side)->timeline()->height(), 90);
 }
 
 TEST_F(ComparePair, ExportsTheComparison) {

@@ -18,6 +18,7 @@
 
 #include "compare/compare_panel.h"
 #include "compare/scale_link.h"
+#include "dock_room.h"
 #include "gapscope/compare/compare.h"
 #include "models/table_format.h"
 #include "timeline/timeline_view.h"
@@ -108,6 +109,9 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::BottomDockWidgetArea, dock);
   resizeDocks({dock}, {260}, Qt::Vertical);
+  // Two timelines share the rest: on a small screen the dock takes at most
+  // 30 % of the height.
+  new DockRoom(this, 0.3, 0.3);
   connect(&comparing_, &QFutureWatcherBase::finished, this, [this] { showComparison(comparing_.result()); });
   buildMenus();
   resize(1400, 900);
