@@ -33,12 +33,6 @@ namespace {
 
 const char* sideName(CompareWindow::Side side) { return side == CompareWindow::A ? "A" : "B"; }
 
-// Each step of a run (its ProfilerStep annotation's CPU range), in order.
-std::vector<std::pair<TimeNs, TimeNs>> stepsOf(const LoadedTrace& loaded) {
-  std::vector<std::pair<TimeNs, TimeNs>> steps;
-  for (const auto& step : loaded.gaps().steps) steps.emplace_back(step.cpuStart, step.cpuEnd);
-  return steps;
-}
 
 // Where a run's GPU work begins: the alignment point without steps.
 TimeNs firstGpuStart(const LoadedTrace& loaded) {
@@ -185,7 +179,6 @@ void CompareWindow::onLoaded(Side side, const LoadOutcome& outcome) {
 
 void CompareWindow::showRun(Side side, const LoadedTrace& loaded) {
   sessions_[side]->setTrace(loaded);
-  steps_[side] = stepsOf(loaded);
   titles_[side]->setText(tr("%1: %2").arg(QLatin1String(sideName(side)), loaded.displayName));
   titles_[side]->setToolTip(loaded.path);
 }
@@ -195,7 +188,7 @@ void CompareWindow::onBothIn() {
   if (sessions_[A]->hasTrace() && sessions_[B]->hasTrace()) {
     setWindowTitle(tr("%1 vs %2 — gapscope").arg(sessions_[A]->loaded().displayName,
                                                   sessions_[B]->loaded().displayName));
-    alignAtStep(steps_[A].empty() || steps_[B].empty() ? -1 : 0);
+    alignAtStep(steps(A).empty() || steps(B).empty() ? -1 : 0);
     startComparison();
   }
   emit pairReady();
@@ -252,29 +245,35 @@ void CompareWindow::chooseExportPath() {
 void CompareWindow::fillStepChoice() {
   stepChoice_->clear();
   stepChoice_->addItem(tr("start of GPU work"));
-  const std::size_t common = std::min(steps_[A].size(), steps_[B].size());
+  const std::size_t common = std::min(steps(A).size(), steps(B).size());
   // Named by the steps' own numbers, as the strips and the Steps dock name
   // them (a profiler schedule's first step is often ProfilerStep#2).
   for (std::size_t i = 0; i < common; ++i) {
-    const std::int64_t a = sessions_[A]->gaps().steps[i].number;
-    const std::int64_t b = sessions_[B]->gaps().steps[i].number;
+    const std::int64_t a = steps(A)[i].number;
+    const std::int64_t b = steps(B)[i].number;
     stepChoice_->addItem(a == b ? tr("step %1").arg(a) : tr("step %1 of A, %2 of B").arg(a).arg(b));
   }
   stepChoice_->setEnabled(sessions_[A]->hasTrace() && sessions_[B]->hasTrace());
+}
+
+// A run's steps (their CPU ranges, in order); none while it has no trace.
+const std::vector<analysis::StepStats>& CompareWindow::steps(Side side) const {
+  static const std::vector<analysis::StepStats> none;
+  return sessions_[side]->hasTrace() ? sessions_[side]->gaps().steps : none;
 }
 
 int CompareWindow::alignedStep() const { return stepChoice_->currentIndex() - 1; }
 
 void CompareWindow::alignAtStep(int index) {
   if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace()) return;
-  const std::size_t common = std::min(steps_[A].size(), steps_[B].size());
+  const std::size_t common = std::min(steps(A).size(), steps(B).size());
   if (index >= static_cast<int>(common)) index = -1;
   stepChoice_->setCurrentIndex(index + 1);
   const LoadedTrace& a = sessions_[A]->loaded();
   const LoadedTrace& b = sessions_[B]->loaded();
   const auto i = static_cast<std::size_t>(index);
   const TimeNs offset =
-      index < 0 ? firstGpuStart(b) - firstGpuStart(a) : steps_[B][i].first - steps_[A][i].first;
+      index < 0 ? firstGpuStart(b) - firstGpuStart(a) : steps(B)[i].cpuStart - steps(A)[i].cpuStart;
   link_->setOffset(offset);
   link_->setContents(a.layout->contentStart(), a.layout->contentEnd(), b.layout->contentStart(),
                      b.layout->contentEnd());
@@ -283,8 +282,8 @@ void CompareWindow::alignAtStep(int index) {
     timeline->fitAll();
   } else {
     // The longer of the two steps fits: both are seen whole.
-    const TimeNs longer = std::max(steps_[A][i].second - steps_[A][i].first, steps_[B][i].second - steps_[B][i].first);
-    timeline->fitRange(steps_[A][i].first, steps_[A][i].first + longer);
+    const TimeNs longer = std::max(steps(A)[i].cpuNs(), steps(B)[i].cpuNs());
+    timeline->fitRange(steps(A)[i].cpuStart, steps(A)[i].cpuStart + longer);
   }
 }
 

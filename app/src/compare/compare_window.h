@@ -72,6 +72,7 @@ class CompareWindow : public QMainWindow {
   void showRun(Side side, const LoadedTrace& loaded);
   void onBothIn();
   void fillStepChoice();
+  const std::vector<analysis::StepStats>& steps(Side side) const;
   QWidget* buildRunPane(Side side);
   void buildMenus();
   void startComparison();
@@ -83,7 +84,6 @@ class CompareWindow : public QMainWindow {
   std::array<QLabel*, 2> titles_{};
   std::array<TraceLoader*, 2> loaders_{};
   std::array<bool, 2> pending_{false, false};
-  std::array<std::vector<std::pair<TimeNs, TimeNs>>, 2> steps_;  // each run's steps (CPU ranges)
   ScaleLink* link_ = nullptr;
   QComboBox* stepChoice_ = nullptr;
   QLabel* verdict_ = nullptr;  // wraps: the verdict is a few sentences

@@ -3,8 +3,8 @@
 // verdict's utilisation), the summary's span and kernel count.
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <map>
+#include <vector>
 
 #include "compare/compare_detail.h"
 #include "gapscope/compare/compare.h"
@@ -76,31 +76,18 @@ void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
   setPerStep(f, totals, run.summary().kernels, gaps.launchStats.kernelLaunchCalls);
 }
 
-// Per device, its steps' GPU windows as sorted, disjoint [start, end) spans
-// (a step's window may overlap the next one's).
-using Spans = std::vector<std::pair<TimeNs, TimeNs>>;
-std::map<std::int32_t, Spans> stepWindows(const GapAnalysis& gaps) {
-  std::map<std::int32_t, Spans> byDevice;
+// Per device, the union of its steps' GPU windows (a step's window may
+// overlap the next one's).
+std::map<std::int32_t, analysis::BusyIntervals> stepWindows(const GapAnalysis& gaps) {
+  std::map<std::int32_t, std::vector<std::pair<TimeNs, TimeNs>>> windows;
   for (const analysis::StepStats& s : gaps.steps)
-    for (const analysis::UtilizationStats& d : s.devices) byDevice[d.device].emplace_back(d.activeStart, d.activeEnd);
-  for (auto& [device, spans] : byDevice) {
+    for (const analysis::UtilizationStats& d : s.devices) windows[d.device].emplace_back(d.activeStart, d.activeEnd);
+  std::map<std::int32_t, analysis::BusyIntervals> unions;
+  for (auto& [device, spans] : windows) {
     std::sort(spans.begin(), spans.end());
-    Spans merged;
-    for (const auto& span : spans) {
-      if (!merged.empty() && span.first <= merged.back().second) {
-        merged.back().second = std::max(merged.back().second, span.second);
-      } else {
-        merged.push_back(span);
-      }
-    }
-    spans = std::move(merged);
+    for (const auto& [start, end] : spans) unions[device].add(start, end);
   }
-  return byDevice;
-}
-
-bool inside(const Spans& spans, const analysis::Gap& g) {
-  auto after = std::upper_bound(spans.begin(), spans.end(), g.start, [](TimeNs t, const auto& s) { return t < s.first; });
-  return after != spans.begin() && g.end() <= std::prev(after)->second;
+  return unions;
 }
 
 // The longest listed device gap; of a run with steps, the longest inside
@@ -108,11 +95,11 @@ bool inside(const Spans& spans, const analysis::Gap& g) {
 // trace's start-up (NCCL set-up, loading) and the time between steps are
 // in no step's figures.
 LargestGap largestDeviceGap(const Trace& trace, const GapAnalysis& gaps) {
-  const std::map<std::int32_t, Spans> windows = stepWindows(gaps);
+  const std::map<std::int32_t, analysis::BusyIntervals> windows = stepWindows(gaps);
   auto counts = [&](const analysis::Gap& g) {
     if (gaps.steps.empty()) return true;
     auto it = windows.find(g.device);
-    return it != windows.end() && inside(it->second, g);
+    return it != windows.end() && it->second.busyIn(g.start, g.end()) == g.dur;  // wholly inside
   };
   LargestGap largest;
   for (const analysis::Gap& g : gaps.gaps) {

@@ -43,7 +43,6 @@ bool wanted(const Gap& g, const GapListOptions& o) {
   return !o.durationRange || (g.dur >= o.durationRange->first && g.dur < o.durationRange->second);
 }
 
-
 // A row with the order's whole key beside it: a sort that looked the gaps
 // up for its ties took a tenth of a second for 0.7M rows.
 struct KeyedRow {
