@@ -73,6 +73,21 @@ JsonCounts countFromJson(const std::string& name) {
   return c;
 }
 
+// The longest device gap that lies inside one step's GPU window on its
+// device: a count made from the gap analysis' lists, step by step.
+TimeNs longestGapInAStep(const analysis::GapAnalysis& gaps) {
+  TimeNs longest = 0;
+  for (const analysis::Gap& g : gaps.gaps) {
+    if (g.stream >= 0) continue;
+    for (const auto& s : gaps.steps) {
+      for (const auto& d : s.devices) {
+        if (d.device == g.device && d.activeStart <= g.start && g.end() <= d.activeEnd) longest = std::max(longest, g.dur);
+      }
+    }
+  }
+  return longest;
+}
+
 class RealPair : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(RealPair, PerStepCountsMatchTheJson) {
@@ -114,6 +129,7 @@ TEST_P(RealPair, RunFiguresAreTheSingleTraceFigures) {
     }
     ASSERT_GT(active, 0);
     EXPECT_DOUBLE_EQ(r.gpuBusyPct, 100.0 * static_cast<double>(busy) / static_cast<double>(active));
+    EXPECT_EQ(r.largestGap.dur, longestGapInAStep(gaps));
     for (std::size_t k = 0; k < analysis::kGapCauseCount; ++k)
       EXPECT_EQ(r.idlePerStep.ns[k], std::llround(static_cast<double>(idle.ns[k]) / static_cast<double>(r.steps)));
     std::sort(times.begin(), times.end());
@@ -163,6 +179,33 @@ TEST(RealPair, SplitStackVersusCombined) {
   EXPECT_NE(c.verdict.find("faster per step"), std::string::npos) << c.verdict;
   EXPECT_NE(c.verdict.find("35 kernels per step became 4"), std::string::npos) << c.verdict;
   EXPECT_TRUE(c.warnings.empty());
+}
+
+// Two ranks of a real DDP job (gapscope's recorder, whole program): 3.5 s
+// of NCCL set-up and copies come before the first step. The comparison's
+// busy share and largest gap are its steps'; the whole trace's are far off.
+TEST(RealDdpRanks, BusyAndTheLargestGapLeaveOutTheStartUp) {
+  auto loadRank = [](const char* name) {
+    io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/h100-ddp/gapscope/" + name);
+    EXPECT_TRUE(r.ok()) << r.error;
+    return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
+  };
+  const auto a = loadRank("rank-1.json.gz");
+  const auto b = loadRank("rank-0.json.gz");
+  const Comparison c = compareTraces(*a, *b);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const analysis::GapAnalysis& gaps = (i == 0 ? a : b)->gaps();
+    const RunFigures& r = c.runs[i];
+    ASSERT_EQ(r.steps, 20u);
+    EXPECT_EQ(r.largestGap.dur, longestGapInAStep(gaps));
+    TimeNs wholeTrace = 0;
+    for (const analysis::Gap& g : gaps.gaps)
+      if (g.stream < 0) wholeTrace = std::max(wholeTrace, g.dur);
+    EXPECT_GT(wholeTrace, 1'000'000'000);  // the start-up: over a second
+    EXPECT_LT(r.largestGap.dur, 100'000'000);  // inside a step (rank 1 sleeps 30 ms in two)
+    EXPECT_GT(r.gpuBusyPct, 30.0);
+    EXPECT_LT(100.0 * gaps.verdict.utilization, 5.0);  // the whole trace's
+  }
 }
 
 }  // namespace
