@@ -68,22 +68,24 @@ int TablePanel::sourceRow(int proxyRow) const {
 
 namespace {
 
-void makeCurrent(QTableView* view, const QModelIndex& index, QItemSelectionModel::SelectionFlags how) {
+void makeCurrent(QTableView* view, const QModelIndex& index, QItemSelectionModel::SelectionFlags how,
+                 QAbstractItemView::ScrollHint scroll) {
   if (!index.isValid()) return;
   const QSignalBlocker block(view->selectionModel());
   view->selectionModel()->setCurrentIndex(index, how);
-  view->scrollTo(index);
+  view->scrollTo(index, scroll);
 }
 
 }  // namespace
 
 void TablePanel::selectSourceRow(int row) {
   makeCurrent(view_, proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0)),
-              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows, QAbstractItemView::EnsureVisible);
 }
 
 void TablePanel::showSourceRow(int row) {
-  makeCurrent(view_, proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0)), QItemSelectionModel::NoUpdate);
+  makeCurrent(view_, proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0)), QItemSelectionModel::NoUpdate,
+              QAbstractItemView::PositionAtCenter);
 }
 
 void TablePanel::updateCount() {

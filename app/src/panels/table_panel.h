@@ -28,7 +28,8 @@ class TablePanel : public QWidget {
   int sourceRow(int proxyRow) const;
   // Selects and shows the row of source row `row` (when not filtered out).
   void selectSourceRow(int row);
-  // Shows it and makes it the current row, the selection left as it is.
+  // Shows it in the middle of the view and makes it the current row, the
+  // selection left as it is.
   void showSourceRow(int row);
 
  signals:
