@@ -181,9 +181,9 @@ std::vector<std::string> realTraces() {
   return paths;
 }
 
+// The path under the data folder: two jobs' folders hold the same file names.
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = fs::path(info.param).parent_path().filename().string() + "_" +
-                     fs::path(info.param).filename().string();
+  std::string name = fs::path(info.param).lexically_relative(GAPSCOPE_TEST_DATA_DIR).string();
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }

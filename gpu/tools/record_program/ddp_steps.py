@@ -1,12 +1,15 @@
-"""The 2-rank DDP program of the multi-GPU proof (docs/recording.md), one
-rank per GPU:
+"""The DDP program of the multi-GPU proof (docs/recording.md), one rank per
+GPU:
 
   torchrun --standalone --nproc-per-node 2 ddp_steps.py [--mode untraced|gapscope|torch]
       [--out DIR] [--slow-rank R] [--slow-steps 5,12] [--slow-ms 30] [--steps 20] [--warmup 10]
+      [--heavy-rank R] [--heavy-steps 8] [--heavy-ms 20]
 
 A small MLP wrapped in DistributedDataParallel; each step is forward, on the
-slow rank in the slow steps a CPU busy loop, backward (DDP all-reduces the
-gradients with NCCL), optimizer step, torch.cuda.synchronize(). After the
+slow rank in the slow steps a CPU busy loop, on the heavy rank in the heavy
+steps extra GPU work (matrix products of their own shape, about --heavy-ms
+of kernels), backward (DDP all-reduces the gradients with NCCL), optimizer
+step, torch.cuda.synchronize(). After the
 warm-up steps come the measured steps, numbered 1..N as the traces name
 them (ProfilerStep#1 ...); --slow-steps uses those numbers.
 
@@ -41,8 +44,12 @@ def parse():
     p.add_argument("--slow-rank", type=int, default=-1)
     p.add_argument("--slow-steps", default="", help="measured step numbers (1-based), e.g. 5,12")
     p.add_argument("--slow-ms", type=float, default=30.0)
+    p.add_argument("--heavy-rank", type=int, default=-1)
+    p.add_argument("--heavy-steps", default="", help="measured step numbers (1-based), e.g. 8")
+    p.add_argument("--heavy-ms", type=float, default=20.0)
     args = p.parse_args()
     args.slow_steps = {int(s) for s in args.slow_steps.split(",") if s.strip()}
+    args.heavy_steps = {int(s) for s in args.heavy_steps.split(",") if s.strip()}
     args.warmup = max(args.warmup, 1)  # the last warm-up step is the profiler's own
     return args
 
@@ -54,7 +61,28 @@ def busy_wait(ms):
         pass
 
 
-def make_step(local_rank, rank, slow_ms):
+def heavy_work(dev, ms):
+    """GPU work of about `ms`, timed once at start-up: products of a shape the
+    model never uses, so their kernels are this rank's own."""
+    a = torch.randn(3072, 3072, device=dev)
+    b = torch.randn(3072, 3072, device=dev)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.matmul(a, b)
+    start.record()
+    for _ in range(10):
+        torch.matmul(a, b)
+    end.record()
+    torch.cuda.synchronize()
+    each = max(start.elapsed_time(end) / 10, 1e-3)
+    count = max(1, round(ms / each))
+
+    def work():
+        for _ in range(count):
+            torch.matmul(a, b)
+    return work
+
+
+def make_step(local_rank, rank, slow_ms, heavy_ms):
     dev = torch.device("cuda", local_rank)
     torch.manual_seed(rank)  # each rank its own data, the same model (DDP broadcasts rank 0's)
     model = torch.nn.Sequential(torch.nn.Linear(1024, 4096), torch.nn.GELU(), torch.nn.Linear(4096, 4096),
@@ -62,12 +90,15 @@ def make_step(local_rank, rank, slow_ms):
     model = DistributedDataParallel(model, device_ids=[local_rank])
     opt = torch.optim.SGD(model.parameters(), lr=1e-3)
     x = torch.randn(256, 1024, device=dev)
+    heavy = heavy_work(dev, heavy_ms)
 
-    def step(slow=False):
+    def step(slow=False, heavy_step=False):
         opt.zero_grad(set_to_none=True)
         loss = model(x).square().mean()
         if slow:
             busy_wait(slow_ms)
+        if heavy_step:
+            heavy()
         loss.backward()
         opt.step()
         torch.cuda.synchronize()
@@ -80,7 +111,8 @@ def measured(step, args, rank, begin, end):
     t0 = time.perf_counter()
     for n in range(1, args.steps + 1):
         begin(n)
-        step(slow=rank == args.slow_rank and n in args.slow_steps)
+        step(slow=rank == args.slow_rank and n in args.slow_steps,
+             heavy_step=rank == args.heavy_rank and n in args.heavy_steps)
         end(n)
     return (time.perf_counter() - t0) * 1000.0
 
@@ -118,10 +150,10 @@ def main():
     rank, local_rank = int(os.environ["RANK"]), int(os.environ["LOCAL_RANK"])
     torch.cuda.set_device(local_rank)
     dist.init_process_group("nccl", device_id=torch.device("cuda", local_rank))
-    step = make_step(local_rank, rank, args.slow_ms)
+    step = make_step(local_rank, rank, args.slow_ms, args.heavy_ms)
     for _ in range(args.warmup - 1):
         step()
-    dist.barrier()  # both ranks start the measured loop together
+    dist.barrier()  # all ranks start the measured loop together
     ms = {"untraced": run_untraced, "gapscope": run_gapscope, "torch": run_torch}[args.mode](step, args, rank)
     print(f"LOOP_MS rank={rank} ms={ms:.3f}", flush=True)
     dist.destroy_process_group()

@@ -124,15 +124,18 @@ overhead() {
   esac
 }
 
-# The multi-GPU proof, on a machine with 2 GPUs: ddp_steps.py as 2 ranks
-# (torchrun, one GPU each; rank 1 spends 30 ms of CPU before backward in
-# steps 5 and 12), untraced and recorded into a folder (one trace per rank)
-# 5 times each, interleaved, for the loop time; once under torch.profiler;
-# then `ranks` reads the last recording and torch.profiler's traces. Only the
-# CLI and the injection library are built (no gpu_tests), to stay within
-# minutes. Results: $OUT/ranks-summary.txt and three tarballs (few files,
-# as the device machine hands back at most 8).
-RANKS_SLOW=(--slow-rank 1 --slow-steps 5,12 --slow-ms 30)
+# The multi-GPU proof, on a machine with NPROC GPUs (default 2): ddp_steps.py
+# as NPROC ranks (torchrun, one GPU each; by default rank 1 spends 30 ms of
+# CPU before backward in steps 5 and 12; PLANT replaces those flags), untraced
+# and recorded into a folder (one trace per rank) RUNS times each (default
+# 5), interleaved, for the loop time; once under torch.profiler; then `ranks`
+# reads the last recording and torch.profiler's traces. Only the CLI and the
+# injection library are built (no gpu_tests), to stay within minutes.
+# Results: $OUT/ranks-summary.txt and three tarballs (few files, as the
+# device machine hands back at most 8).
+NPROC=${NPROC:-2}
+RUNS=${RUNS:-5}
+read -r -a RANKS_SLOW <<< "${PLANT:---slow-rank 1 --slow-steps 5,12 --slow-ms 30}"
 RECORD_FLAGS=${RECORD_FLAGS:---no-torch-ops}
 
 ranks_build() {
@@ -143,9 +146,9 @@ ranks_build() {
 ranks_runs() {
   local K=$1 k run=(torchrun)
   command -v torchrun > /dev/null || run=(python3 -m torch.distributed.run)
-  local prog=("${run[@]}" --standalone --nproc-per-node 2 "$HERE/ddp_steps.py" "${RANKS_SLOW[@]}")
-  log "2-rank DDP (${prog[*]}): untraced and recorded (record $RECORD_FLAGS -o DIR/), 5 times each, interleaved"
-  for k in 1 2 3 4 5; do
+  local prog=("${run[@]}" --standalone --nproc-per-node "$NPROC" "$HERE/ddp_steps.py" "${RANKS_SLOW[@]}")
+  log "$NPROC-rank DDP (${prog[*]}): untraced and recorded (record $RECORD_FLAGS -o DIR/), $RUNS times each, interleaved"
+  for k in $(seq 1 "$RUNS"); do
     timeout 180 "${prog[@]}" --mode untraced > "$K/untraced-$k.log" 2>&1
     echo "untraced $k: exit $?" >> "$R"
     timeout 240 "$CLI" record $RECORD_FLAGS -o "$K/ranks-gapscope-$k/" -- "${prog[@]}" --mode gapscope \
@@ -166,7 +169,7 @@ ranks_ran() {
 # `gapscope-cli ranks` on the last recording and on torch.profiler's traces.
 ranks_analyse() {
   local K=$1 d f
-  for d in ranks-gapscope-5 ranks-torch; do
+  for d in "ranks-gapscope-$RUNS" ranks-torch; do
     for f in json text; do
       timeout 120 "$CLI" ranks "$K/$d" --format $f > "$K/$d.ranks.$f" 2> "$K/$d.ranks.$f.err"
       echo "ranks $d --format $f: exit $?" >> "$R"
@@ -176,12 +179,12 @@ ranks_analyse() {
 
 ranks_summary() {
   local K=$1 d
-  echo "== loop time of the 20 measured steps per rank (LOOP_MS), median of 5 runs"
+  echo "== loop time of the 20 measured steps per rank (LOOP_MS), median of $RUNS runs"
   python3 "$HERE/loop_medians.py" "untraced=$(ls "$K"/untraced-*.log | paste -sd,)" \
     "gapscope=$(ls "$K"/gapscope-*.log | paste -sd,)" "torch.profiler (1 run)=$K/torch.log"
   echo "== what record printed for the last recording"
-  grep -E '^(Processes|  pid|Saved|Warning|Note|Per rank)' "$K/gapscope-5.log"
-  for d in ranks-gapscope-5 ranks-torch; do
+  grep -E '^(Processes|  pid|Saved|Warning|Note|Per rank)' "$K/gapscope-$RUNS.log"
+  for d in "ranks-gapscope-$RUNS" ranks-torch; do
     echo "== gapscope-cli ranks $d"
     head -40 "$K/$d.ranks.text"
     head -5 "$K/$d.ranks.text.err"
@@ -206,8 +209,8 @@ ranks() {
   cat "$OUT/ranks-summary.txt"
   ( cd "$K" || exit
     tar -czf "$OUT/ranks-logs.tar.gz" *.log *.ranks.*
-    tar -czf "$OUT/ranks-traces.tar.gz" ranks-gapscope-5 ranks-torch
-    tar -czf "$OUT/ranks-more-traces.tar.gz" ranks-gapscope-[1-4] )
+    tar -czf "$OUT/ranks-traces.tar.gz" "ranks-gapscope-$RUNS" ranks-torch
+    if [ "$RUNS" -gt 1 ]; then tar -czf "$OUT/ranks-more-traces.tar.gz" $(seq -f 'ranks-gapscope-%g' 1 $((RUNS - 1))); fi )
 }
 
 machine
