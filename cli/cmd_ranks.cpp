@@ -2,6 +2,7 @@
 // side, the slowest rank of each step, the stragglers and a verdict
 // (core/ranks, docs/ranks.md). The JSON is the same document the Dask path
 // (python/gapscope_dask) prints.
+#include <algorithm>
 #include <iostream>
 #include <ostream>
 
@@ -41,7 +42,8 @@ ordered_json rankJson(const RankRow& r) {
                       {"collectives", r.collectives},
                       {"idle_by_cause_ns", idleJson(r.idle)},
                       {"straggling_steps", r.stragglingSteps},
-                      {"excess_ns", r.excessNs}};
+                      {"excess_ns", r.excessNs},
+                      {"consistently_slow", r.consistentlySlow}};
 }
 
 ordered_json stepJson(const StepRow& s) {
@@ -71,6 +73,8 @@ void printJson(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& 
   for (const auto& r : a.ranks) j["ranks"].push_back(rankJson(r));
   j["steps"] = ordered_json::array();
   for (const auto& s : a.steps) j["steps"].push_back(stepJson(s));
+  j["usual_excess_ns"] = a.usualExcessNs;
+  j["median_own_time_ns"] = a.medianOwnTimeNs;
   j["stragglers"] = a.stragglers;
   j["causes"] = ordered_json::array();
   for (const auto& c : a.causes) j["causes"].push_back(causeJson(c));
@@ -84,6 +88,9 @@ void printJson(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& 
 
 std::string time(TimeNs ns) { return format::formatDuration(ns, kTableTime); }
 
+// Straggling steps, starred when the rank is also slower in a typical step.
+std::string stragglingCell(const RankRow& r) { return std::to_string(r.stragglingSteps) + (r.consistentlySlow ? "*" : ""); }
+
 void printRankTable(std::ostream& out, const RanksAnalysis& a) {
   TextTable table;
   for (const char* h : {"Rank", "Steps", "Step time", "Own time", "GPU busy", "Collectives", "Wait", "Transfer",
@@ -95,9 +102,13 @@ void printRankTable(std::ostream& out, const RanksAnalysis& a) {
     table.addRow({std::to_string(r.rank), std::to_string(r.steps), time(r.stepTimeNs), time(r.ownTimeNs),
                   format::formatPercent(r.gpuBusyPct, kTablePercent), time(r.collectiveNs), time(r.waitNs),
                   time(r.transferNs), time(r.idle[analysis::GapCause::LaunchOverhead]),
-                  time(r.idle[analysis::GapCause::Synchronization]), std::to_string(r.stragglingSteps), r.file});
+                  time(r.idle[analysis::GapCause::Synchronization]), stragglingCell(r), r.file});
   }
   table.print(out);
+  out << "Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n";
+  if (std::any_of(a.ranks.begin(), a.ranks.end(), [](const RankRow& r) { return r.consistentlySlow; })) {
+    out << "*: consistently slower, its own time in a typical step over the median rank's by 10%.\n";
+  }
 }
 
 void printStepTable(std::ostream& out, const RanksAnalysis& a) {
@@ -126,14 +137,15 @@ void printCsv(std::ostream& out, const RanksAnalysis& a) {
   writeCsvRow(out, {"rank", "file", "steps", "step_time_ns", "own_time_ns", "gpu_busy_pct", "busy_ns", "active_ns",
                     "collective_ns", "collective_wait_ns", "collective_transfer_ns", "collectives",
                     "idle_launch_overhead_ns", "idle_synchronization_ns", "idle_queued_ns", "idle_other_ns",
-                    "straggling_steps", "excess_ns"});
+                    "straggling_steps", "excess_ns", "consistently_slow"});
   for (const auto& r : a.ranks) {
     writeCsvRow(out, {std::to_string(r.rank), format::csvText(r.file), std::to_string(r.steps),
                       std::to_string(r.stepTimeNs), std::to_string(r.ownTimeNs), std::to_string(r.gpuBusyPct),
                       std::to_string(r.busyNs), std::to_string(r.activeNs), std::to_string(r.collectiveNs),
                       std::to_string(r.waitNs), std::to_string(r.transferNs), std::to_string(r.collectives),
                       std::to_string(r.idle.ns[0]), std::to_string(r.idle.ns[1]), std::to_string(r.idle.ns[2]),
-                      std::to_string(r.idle.ns[3]), std::to_string(r.stragglingSteps), std::to_string(r.excessNs)});
+                      std::to_string(r.idle.ns[3]), std::to_string(r.stragglingSteps), std::to_string(r.excessNs),
+                      r.consistentlySlow ? "1" : "0"});
   }
 }
 

@@ -201,15 +201,16 @@ def analyze_parts(client, parts: Sequence) -> dict:
     steps: List[dict] = []
     stragglers: List[int] = []
     causes: List[dict] = []
+    usual = median_own = 0
     if kept_parts:
         latest = tree_reduce(client, S.merge_latest, client.map(S.collective_starts, kept_parts))
         figures = client.map(S.rank_figures, kept_parts, ranks, latest=latest)
         rows = client.gather(client.map(S.figures_row, figures))  # by rank, as kept is
         merged = tree_reduce(client, S.merge_steps, client.map(S.figures_steps, figures)).result()
         steps = S.step_rows(merged)
-        order = S.mark_stragglers(rows, steps)
+        order, usual, median_own = S.mark_stragglers(rows, steps)
         stragglers = [rows[i]["rank"] for i in order]
-        causes = [S.cause_without_kernel(rows[i]["rank"], steps, merged) for i in order]
+        causes = [S.cause_without_kernel(rows[i], steps, merged) for i in order]
         if order:
             kernel_lists = client.gather([client.submit(S.kernel_list, kept_parts[i]) for i in order])
             names = sorted({name for kernels in kernel_lists for name, _ in kernels})
@@ -223,9 +224,11 @@ def analyze_parts(client, parts: Sequence) -> dict:
     return {
         "ranks": rows,
         "steps": steps,
+        "usual_excess_ns": usual,
+        "median_own_time_ns": median_own,
         "stragglers": stragglers,
         "causes": causes,
-        "verdict": S.verdict_of(rows, steps, stragglers, causes),
+        "verdict": S.verdict_of(rows, steps, stragglers, causes, usual, median_own),
         "notes": notes,
     }
 

@@ -20,6 +20,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 UNKNOWN_RANK = -1
 STRAGGLER_SHARE = 0.05  # kStragglerShare
 STRAGGLER_MIN_NS = 10000  # kStragglerMinNs
+SPREAD_FACTOR = 3.0  # kStragglerSpreadFactor
+SPREAD_MIN_STEPS = 5  # kStragglerSpreadMinSteps
+CONSISTENTLY_SLOW_SHARE = 0.10  # kConsistentlySlowShare
 CAUSE_NAMES = ("launch_overhead", "synchronization", "queued", "other")  # gapCauseName
 CAUSE_LABELS = ("launch overhead", "synchronisation", "queued", "other")  # gapCauseLabel
 
@@ -43,10 +46,16 @@ def collective_wait(start: int, dur: int, latest_start: int) -> int:
     return min(max(latest_start - start, 0), max(dur, 0))
 
 
-def exceeds_median(value: int, median: int) -> bool:
+def exceeds_median(value: int, median: int, share: float = STRAGGLER_SHARE) -> bool:
     """exceedsMedian."""
     excess = value - median
-    return excess > STRAGGLER_MIN_NS and float(excess) > STRAGGLER_SHARE * float(median)
+    return excess > STRAGGLER_MIN_NS and float(excess) > share * float(median)
+
+
+def is_collective_kernel(name: str) -> bool:
+    """isCollectiveKernel: "nccl" or "gloo" in the name, any case (ASCII)."""
+    lowered = name.encode("utf-8", "surrogateescape").lower()
+    return b"nccl" in lowered or b"gloo" in lowered
 
 
 # ---------------------------------------------------------------- on the client
@@ -153,7 +162,8 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> d
         "steps": len(steps),
         "step_time_ns": lower_median(s[S_TIME] for s in steps),
         "own_time_ns": lower_median(own_time(s) for s in steps),
-        "gpu_busy_pct": 100.0 * float(busy) / float(active) if active > 0 else 0.0,
+        # 100 * busyShare (gpu_busy.h): the share first, as the C++ rounds it.
+        "gpu_busy_pct": 100.0 * (float(busy) / float(active)) if active > 0 else 0.0,
         "busy_ns": busy,
         "active_ns": active,
         "collective_ns": collective_ns,
@@ -163,6 +173,7 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> d
         "idle_by_cause_ns": dict(zip(CAUSE_NAMES, idle)),
         "straggling_steps": 0,
         "excess_ns": 0,
+        "consistently_slow": False,
     }
     # Per step number: (rank, own time, step time, wait or None, idle by cause), findStep's step.
     per_step: Dict[int, tuple] = {}
@@ -211,7 +222,8 @@ def merge_steps(*shares: dict) -> dict:
 
 
 def kernel_list(part: dict) -> List[Tuple[str, int]]:
-    return list(part["kernels"])
+    """The rank's kernels but its collectives (slowerKernel leaves them out)."""
+    return [(name, total) for name, total in part["kernels"] if not is_collective_kernel(name)]
 
 
 def kernel_totals(part: dict, names: Sequence[str]) -> List[int]:
@@ -245,44 +257,76 @@ def step_rows(merged: dict) -> List[dict]:
             "median_ns": median,
             "step_time_median_ns": lower_median(e[2] for e in entries),
             "max_wait_ns": max_wait,
-            "straggling": len(entries) > 1 and exceeds_median(slowest_ns, median),
+            "straggling": len(entries) > 1 and exceeds_median(slowest_ns, median),  # the spread is judged after
         })
     return rows
 
 
-def mark_stragglers(rows: List[dict], steps: List[dict]) -> List[int]:
-    """Counts each rank's straggling steps and excess; returns the indexes of
-    the straggling ranks in `rows`, most severe first (stable on rank)."""
+def usual_excess(steps: List[dict]) -> int:
+    """usualExcess."""
+    excesses = [s["slowest_ns"] - s["median_ns"] for s in steps if s["ranks"] > 1]
+    return 0 if len(excesses) < SPREAD_MIN_STEPS else lower_median(excesses)
+
+
+def stands_out(excess: int, usual: int) -> bool:
+    """standsOut."""
+    return float(excess) > SPREAD_FACTOR * float(usual)
+
+
+def mark_consistently_slow(rows: List[dict]) -> int:
+    """markConsistentlySlow: returns the median rank's own time."""
+    median = lower_median(row["own_time_ns"] for row in rows)
+    if len(rows) >= 2:
+        for row in rows:
+            row["consistently_slow"] = exceeds_median(row["own_time_ns"], median, CONSISTENTLY_SLOW_SHARE)
+    return median
+
+
+def mark_stragglers(rows: List[dict], steps: List[dict]) -> Tuple[List[int], int, int]:
+    """The spread rule on the steps, each rank's straggling steps and excess,
+    the consistently slow ranks (analyzeRanks); returns the indexes of the
+    stragglers in `rows`, most severe first (stable on rank), the usual
+    excess and the median rank's own time."""
+    usual = usual_excess(steps)
     by_rank = {row["rank"]: row for row in rows}
     for step in steps:
+        step["straggling"] = step["straggling"] and stands_out(step["slowest_ns"] - step["median_ns"], usual)
         if step["straggling"]:
             row = by_rank[step["slowest_rank"]]
             row["straggling_steps"] += 1
             row["excess_ns"] += step["slowest_ns"] - step["median_ns"]
-    order = [i for i, row in enumerate(rows) if row["straggling_steps"] > 0]
-    order.sort(key=lambda i: -rows[i]["excess_ns"])  # stable: equal excess in rank order
-    return order
+    median_own = mark_consistently_slow(rows)
+    order = [i for i, row in enumerate(rows) if row["straggling_steps"] > 0 or row["consistently_slow"]]
+    order.sort(key=lambda i: (-rows[i]["excess_ns"], -rows[i]["own_time_ns"]))  # stable: ties in rank order
+    return order, usual, median_own
 
 
-def cause_without_kernel(rank: int, steps: List[dict], merged: dict) -> dict:
+def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
     """causeOf up to slowerKernel: worst step, excess, others' waits, extra idle."""
-    excess, worst = 0, 0
+    rank = row["rank"]
+    has_straggling_steps = row["straggling_steps"] > 0
+    excess, worst, found = 0, 0, False
     others_waited = 0
     for step in steps:
-        if not step["straggling"] or step["slowest_rank"] != rank:
+        slowest = step["slowest_rank"] == rank
+        entries = merged["entries"].get(step["step"], ())
+        own = next((e for e in entries if e[0] == rank), None)
+        if slowest:
+            own_wait = own[3] if own is not None and own[3] is not None else 0
+            others_waited += merged["wait_totals"].get(step["step"], 0) - own_wait
+        if has_straggling_steps and not (slowest and step["straggling"]):
             continue
-        step_excess = step["slowest_ns"] - step["median_ns"]
-        if step_excess > excess:
-            excess, worst = step_excess, step["step"]
-        own_wait = 0
-        for entry in merged["entries"].get(step["step"], ()):
-            if entry[0] == rank and entry[3] is not None:
-                own_wait = entry[3]
-        others_waited += merged["wait_totals"].get(step["step"], 0) - own_wait
-    # extraIdle: its idle by cause in the worst step less the median over the ranks having that step.
-    entries = merged["entries"][worst]
-    own_idle = next(e[4] for e in entries if e[0] == rank)
-    extra = [max(0, own_idle[c] - lower_median(e[4][c] for e in entries)) for c in range(4)]
+        if own is None:
+            continue
+        step_excess = own[1] - step["median_ns"]
+        if not found or step_excess > excess:
+            found, excess, worst = True, step_excess, step["step"]
+    extra = [0, 0, 0, 0]
+    if found:
+        # extraIdle: its idle by cause in the worst step less the median over the ranks having that step.
+        entries = merged["entries"][worst]
+        own_idle = next(e[4] for e in entries if e[0] == rank)
+        extra = [max(0, own_idle[c] - lower_median(e[4][c] for e in entries)) for c in range(4)]
     return {
         "rank": rank,
         "worst_step": worst,
@@ -307,6 +351,11 @@ def apply_slower_kernel(cause: dict, kernels: Sequence[Tuple[str, int]], medians
     cause["slower_kernel_extra_ns"] = best_extra
 
 
+def _idle_phrase(top: int, extra: int) -> str:
+    """idlePhrase."""
+    return "its GPU sat idle for %s %s longer than the median rank's" % (CAUSE_LABELS[top], millis(extra))
+
+
 def cause_phrase(cause: dict) -> str:
     """causePhrase."""
     idle = [cause["extra_idle_ns"][name] for name in CAUSE_NAMES]
@@ -314,15 +363,32 @@ def cause_phrase(cause: dict) -> str:
     for i in range(1, 4):
         if idle[i] > idle[top]:
             top = i
-    if idle[top] > 0:
-        return "its GPU sat idle for %s %s longer than the median rank's" % (CAUSE_LABELS[top], millis(idle[top]))
+    if idle[top] > 0 and idle[top] >= cause["slower_kernel_extra_ns"]:
+        return _idle_phrase(top, idle[top])
     if cause["slower_kernel_extra_ns"] > 0:
-        return "its kernel %s took %s longer than the median rank's" % (
+        return "its kernel %s took %s longer than the median rank's over the trace" % (
             cause["slower_kernel"], millis(cause["slower_kernel_extra_ns"]))
     return "the time went to CPU work outside its GPU's activity"
 
 
-def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], causes: List[dict]) -> str:
+def _typically_slower(row: dict, median_own: int) -> str:
+    """typicallySlower."""
+    return "consistently slower, %s of own time in a typical step against the median rank's %s" % (
+        millis(row["own_time_ns"]), millis(median_own))
+
+
+def _slowness(row: dict, steps: List[dict], median_own: int) -> str:
+    """slowness."""
+    if row["straggling_steps"] == 0:
+        return _typically_slower(row, median_own)
+    s = "slowest in %d of %d steps" % (row["straggling_steps"], len(steps))
+    if row["consistently_slow"]:
+        s += ", and " + _typically_slower(row, median_own)
+    return s
+
+
+def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], causes: List[dict],
+               usual: int, median_own: int) -> str:
     """verdictOf."""
     if not rows:
         return "no ranks"
@@ -331,19 +397,26 @@ def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], cause
     if len(rows) == 1:
         return "one rank (" + counts + "): nothing to compare it with"
     if not stragglers:
-        return "no straggler: in every step every rank's own time is within 5% (or 10 us) of the median rank's (" + counts + ")"
+        v = "no straggler: in no step is the slowest rank's own time over the median rank's by more than 5% and 10 us"
+        if usual > 0:
+            v += " and 3 times the steps' usual excess of " + millis(usual)
+        return v + ", and no rank is 10% slower in a typical step (" + counts + ")"
     by_rank = {row["rank"]: row for row in rows}
     c = causes[0]
-    row = by_rank[c["rank"]]
     worst = next(s for s in steps if s["step"] == c["worst_step"])
-    v = ("rank %d is the straggler: slowest in %d of %d steps; in step %d it took %s longer than the median rank's "
+    v = ("rank %d is the straggler: %s; in step %d it took %s longer than the median rank's "
          "%s, and %s; the other ranks waited %s for it in collectives") % (
-        c["rank"], row["straggling_steps"], len(steps), c["worst_step"], millis(c["excess_ns"]),
+        c["rank"], _slowness(by_rank[c["rank"]], steps, median_own), c["worst_step"], millis(c["excess_ns"]),
         millis(worst["median_ns"]), cause_phrase(c), millis(c["others_waited_ns"]))
     for i in range(1, len(stragglers)):
         other = by_rank[stragglers[i]]
-        v += (". Also slow: rank " if i == 1 else ", rank ") + "%d (%d %s" % (
-            other["rank"], other["straggling_steps"], "step)" if other["straggling_steps"] == 1 else "steps)")
+        if other["straggling_steps"] == 0:
+            how = _typically_slower(other, median_own)
+        else:
+            how = "%d %s%s" % (other["straggling_steps"], "step" if other["straggling_steps"] == 1 else "steps",
+                               ", consistently slower" if other["consistently_slow"] else "")
+        v += (". Also slow: rank " if i == 1 else "; rank ") + "%d (%s; %s)" % (other["rank"], how,
+                                                                             cause_phrase(causes[i]))
     return v
 
 

@@ -73,8 +73,12 @@ def render_text(doc: dict) -> bytes:
                        torch_percent(r["gpu_busy_pct"]), torch_time(r["collective_ns"]),
                        torch_time(r["collective_wait_ns"]), torch_time(r["collective_transfer_ns"]),
                        torch_time(r["idle_by_cause_ns"]["launch_overhead"]),
-                       torch_time(r["idle_by_cause_ns"]["synchronization"]), str(r["straggling_steps"]), r["file"]])
+                       torch_time(r["idle_by_cause_ns"]["synchronization"]),
+                       str(r["straggling_steps"]) + ("*" if r["consistently_slow"] else ""), r["file"]])
     out.append(ranks.render())
+    out.append(b"Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n")
+    if any(r["consistently_slow"] for r in doc["ranks"]):
+        out.append(b"*: consistently slower, its own time in a typical step over the median rank's by 10%.\n")
     out.append(b"\n")
     steps = TextTable()
     for header in ("Step", "Ranks", "Slowest rank", "Its own time", "Median own time", "Step time", "Max wait",

@@ -65,6 +65,18 @@ class Pieces(unittest.TestCase):
         self.assertEqual(stragglers.millis(1234567), "1.235 ms")
         self.assertFalse(stragglers.exceeds_median(110000, 100000))  # excess 10000: not above kStragglerMinNs
         self.assertTrue(stragglers.exceeds_median(110001, 100000))
+        self.assertFalse(stragglers.exceeds_median(1100000, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))  # 10 %
+        self.assertTrue(stragglers.exceeds_median(1100001, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))
+        steps = [{"ranks": 4, "slowest_ns": 100 + e, "median_ns": 100} for e in (5, 1, 9, 3)]
+        self.assertEqual(stragglers.usual_excess(steps), 0)  # under SPREAD_MIN_STEPS steps: not used
+        steps.append({"ranks": 4, "slowest_ns": 107, "median_ns": 100})
+        steps.append({"ranks": 1, "slowest_ns": 900, "median_ns": 900})  # one rank: no excess to count
+        self.assertEqual(stragglers.usual_excess(steps), 5)
+        self.assertFalse(stragglers.stands_out(15, 5))
+        self.assertTrue(stragglers.stands_out(16, 5))
+        self.assertTrue(stragglers.is_collective_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"))
+        self.assertTrue(stragglers.is_collective_kernel("void GLOO::reduce"))
+        self.assertFalse(stragglers.is_collective_kernel("void cutlass::Kernel2<cutlass_80_simt_sgemm>"))
         kept, notes = stragglers.unique_ranks([(1, "a"), (-1, "b"), (1, "c"), (0, "d")])
         self.assertEqual(kept, [(3, 0), (0, 1), (1, 2)])
         self.assertEqual(notes, ["rank 1 given twice: c left out", "b names no rank: taken as rank 2"])
@@ -106,7 +118,7 @@ class AgainstCli(unittest.TestCase):
 
     def test_same_document(self):
         cli, dask = json.loads(self.cli_json), json.loads(self.dask_json)
-        self.assertEqual(list(cli), ["ranks", "steps", "stragglers", "causes", "verdict", "notes", "warnings",
+        self.assertEqual(list(cli), ["ranks", "steps", "usual_excess_ns", "median_own_time_ns", "stragglers", "causes", "verdict", "notes", "warnings",
                                      "errors"])
         self.assertEqual(dask, cli)
         self.assertEqual(self.dask_json, self.cli_json)  # byte for byte
@@ -135,10 +147,12 @@ class AgainstCli(unittest.TestCase):
 
 
 class AgainstCliOnRealDdp(unittest.TestCase):
-    """A real 2-rank DDP job on two H100s (tests/data/h100-ddp): recorded by
-    `gapscope-cli record -o DIR/` and by torch.profiler on each rank, rank 1
-    slowed by 30 ms of CPU work in steps 5 and 12. Both paths agree and name
-    rank 1 in those steps."""
+    """Real DDP jobs, each recorded by `gapscope-cli record -o DIR/` and by
+    torch.profiler on each rank: 2 ranks on two H100s (tests/data/h100-ddp),
+    rank 1 slowed by 30 ms of CPU work in steps 5 and 12; 4 ranks on four
+    H200s (tests/data/h200-ddp4), the same on rank 1 and 20 ms of extra
+    matrix products on rank 3 in steps 8 and 15. Both paths agree byte for
+    byte and name those ranks in those steps."""
 
     @classmethod
     def setUpClass(cls):
@@ -151,26 +165,44 @@ class AgainstCliOnRealDdp(unittest.TestCase):
     def tearDownClass(cls):
         cls.cluster.close()
 
-    def check(self, folder):
-        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "h100-ddp", folder)
+    def check(self, folder, job="h100-ddp"):
+        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", job, folder)
         cli = run([CLI, "ranks", data, "--format", "json"]).stdout.decode()
         env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
         dask = run([sys.executable, "-m", "gapscope_dask", "--scheduler", self.cluster.scheduler_address, "--cli", CLI,
                     "--format", "json", data], env=env).stdout.decode()
         self.assertEqual(dask, cli)  # byte for byte
+        text = run([CLI, "ranks", data]).stdout
+        dask_text = run([sys.executable, "-m", "gapscope_dask", "--scheduler", self.cluster.scheduler_address,
+                         "--cli", CLI, data], env=env).stdout
+        self.assertEqual(dask_text, text)
         doc = json.loads(cli)
-        self.assertEqual([r["rank"] for r in doc["ranks"]], [0, 1])
         self.assertEqual(doc["stragglers"][0], 1)
         slowest = {s["step"]: s["slowest_rank"] for s in doc["steps"] if s["straggling"]}
         self.assertEqual(slowest[5], 1)
         self.assertEqual(slowest[12], 1)
         self.assertGreater(doc["causes"][0]["excess_ns"], 25_000_000)  # the 30 ms of CPU work, less overlap
+        return doc, slowest
 
     def test_recorded_by_gapscope(self):
-        self.check("gapscope")
+        doc, _ = self.check("gapscope")
+        self.assertEqual([r["rank"] for r in doc["ranks"]], [0, 1])
 
     def test_recorded_by_torch_profiler(self):
-        self.check("torch")
+        doc, _ = self.check("torch")
+        self.assertEqual([r["rank"] for r in doc["ranks"]], [0, 1])
+
+    def test_four_ranks_recorded_by_gapscope(self):
+        doc, slowest = self.check("gapscope", "h200-ddp4")
+        self.assertEqual([r["rank"] for r in doc["ranks"]], [0, 1, 2, 3])
+        self.assertEqual(slowest, {5: 1, 8: 3, 12: 1, 15: 3})
+        self.assertEqual(doc["stragglers"], [1, 3])
+        self.assertIn("sgemm", doc["causes"][1]["slower_kernel"])
+
+    def test_four_ranks_recorded_by_torch_profiler(self):
+        doc, slowest = self.check("torch", "h200-ddp4")
+        self.assertEqual({step: slowest[step] for step in (5, 8, 12, 15)}, {5: 1, 8: 3, 12: 1, 15: 3})
+        self.assertIn(3, doc["stragglers"])
 
 
 def main() -> int:

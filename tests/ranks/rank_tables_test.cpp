@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "../support/json_time.h"
@@ -192,6 +193,75 @@ TEST(Stragglers, SmallDifferencesAreNotStragglers) {
   tiny.push_back(oneStepRank(1, 29000, "b"));  // 45 % but only 9 us: under 10 us
   tiny.push_back(oneStepRank(2, 20000, "c"));
   EXPECT_TRUE(analyzeRanks(std::move(tiny)).stragglers.empty());
+}
+
+// A rank with steps 1, 2, ... of these times (no collectives: own time = step time).
+RankTables rankWithSteps(std::int64_t rank, const std::vector<TimeNs>& times) {
+  RankTables t;
+  t.rank = rank;
+  t.file = "rank-" + std::to_string(rank);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    RankStep s;
+    s.step = static_cast<std::int64_t>(i + 1);
+    s.timeNs = times[i];
+    t.steps.push_back(s);
+  }
+  return t;
+}
+
+// Four ranks of 1 ms steps; in each step one rank (step % 4) is 8 % slower,
+// the jitter of a real job; `extra` adds (rank, step, ns) on top.
+std::vector<RankTables> jitteredRanks(int steps, const std::vector<std::tuple<int, int, TimeNs>>& extra) {
+  std::vector<RankTables> tables;
+  for (int r = 0; r < 4; ++r) {
+    std::vector<TimeNs> times;
+    for (int s = 1; s <= steps; ++s) {
+      TimeNs t = s % 4 == r ? 1080000 : 1000000;
+      for (const auto& [er, es, ens] : extra) t += er == r && es == s ? ens : 0;
+      times.push_back(t);
+    }
+    tables.push_back(rankWithSteps(r, times));
+  }
+  return tables;
+}
+
+TEST(Stragglers, AStepStragglesOnlyWhereItStandsOutFromTheUsualSpread) {
+  const RanksAnalysis a = analyzeRanks(jitteredRanks(10, {{2, 6, 500000}}));
+  EXPECT_EQ(a.usualExcessNs, 80000);  // every step's slowest is 80 us over the median
+  for (const auto& s : a.steps) EXPECT_EQ(s.straggling, s.step == 6) << s.step;
+  EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{2}));
+  for (const auto& r : a.ranks) EXPECT_FALSE(r.consistentlySlow) << r.rank;
+  EXPECT_EQ(a.verdict.rfind("rank 2 is the straggler: slowest in 1 of 10 steps; in step 6 it took 0.580 ms longer", 0), 0u)
+      << a.verdict;
+  // A step 3 x 80 us over the median is not out of the ordinary; just over it is.
+  EXPECT_FALSE(analyzeRanks(jitteredRanks(10, {{2, 6, 240000 - 80000}})).steps[5].straggling);
+  EXPECT_TRUE(analyzeRanks(jitteredRanks(10, {{2, 6, 240001 - 80000}})).steps[5].straggling);
+}
+
+TEST(Stragglers, UnderFiveStepsEachStepIsJudgedAlone) {
+  const RanksAnalysis a = analyzeRanks(jitteredRanks(4, {}));
+  EXPECT_EQ(a.usualExcessNs, 0);
+  for (const auto& s : a.steps) EXPECT_TRUE(s.straggling) << s.step;  // 8 %: over the 5 % rule
+}
+
+TEST(Stragglers, ARankSlowerInEveryStepIsConsistentlySlow) {
+  std::vector<std::tuple<int, int, TimeNs>> slower;
+  for (int s = 1; s <= 10; ++s) slower.emplace_back(3, s, s % 4 == 3 ? 120000 : 200000);  // rank 3 at 1.2 ms
+  const RanksAnalysis a = analyzeRanks(jitteredRanks(10, slower));
+  EXPECT_EQ(a.medianOwnTimeNs, 1000000);
+  for (const auto& r : a.ranks) EXPECT_EQ(r.consistentlySlow, r.rank == 3) << r.rank;
+  // Its 200 us is every step's excess, so no step stands out: it is slow throughout.
+  for (const auto& s : a.steps) EXPECT_FALSE(s.straggling) << s.step;
+  EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(a.verdict.rfind("rank 3 is the straggler: consistently slower, 1.200 ms of own time in a typical step "
+                            "against the median rank's 1.000 ms; in step 1 it took 0.200 ms longer",
+                            0),
+            0u)
+      << a.verdict;
+  // 9 % slower is within the rule.
+  std::vector<std::tuple<int, int, TimeNs>> little;
+  for (int s = 1; s <= 10; ++s) little.emplace_back(3, s, s % 4 == 3 ? 10000 : 90000);
+  EXPECT_TRUE(analyzeRanks(jitteredRanks(10, little)).stragglers.empty());
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ QVariant RankTableModel::cell(const ranks::RankRow& r, int column, bool sort) co
     case IdleSynchronization: return durationCell(r.idle[GapCause::Synchronization], sort);
     case IdleQueued: return durationCell(r.idle[GapCause::Queued], sort);
     case IdleOther: return durationCell(r.idle[GapCause::Other], sort);
-    case StragglingSteps: return countCell(r.stragglingSteps, sort);
+    case StragglingSteps:
+      if (sort || !r.consistentlySlow) return countCell(r.stragglingSteps, sort);
+      return tr("%1, consistently").arg(r.stragglingSteps);
     default: return {};
   }
 }
@@ -65,7 +67,7 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   }
   if (role == Qt::ToolTipRole && index.column() == File) return QString::fromStdString(r->file);
-  if (role == Qt::FontRole && r->stragglingSteps > 0) {
+  if (role == Qt::FontRole) {
     const auto& s = analysis_->stragglers;
     if (std::find(s.begin(), s.end(), r->rank) != s.end()) {
       QFont bold;
@@ -96,7 +98,9 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
       "GPU idle blamed on synchronisation, all steps",
       "GPU idle with work queued, all steps",
       "GPU idle for other reasons, all steps",
-      "Steps in which this rank was the slowest by the straggler rule"};
+      "Steps in which this rank was the slowest by the straggler rule (over the median rank by 5 %, 10 us and "
+      "three times the steps' usual excess); \"consistently\": its own time in a typical step is over the median "
+      "rank's by 10 %"};
   if (section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole) return tr(kHeaders[section]);
   if (role == Qt::ToolTipRole) return tr(kTips[section]);

@@ -124,9 +124,23 @@ std::vector<std::int64_t> allStepNumbers(const std::vector<RankTables>& ranks) {
   return {numbers.begin(), numbers.end()};
 }
 
-bool exceedsMedian(TimeNs value, TimeNs median) {
+bool exceedsMedian(TimeNs value, TimeNs median, double share = kStragglerShare) {
   const TimeNs excess = value - median;
-  return excess > kStragglerMinNs && static_cast<double>(excess) > kStragglerShare * static_cast<double>(median);
+  return excess > kStragglerMinNs && static_cast<double>(excess) > share * static_cast<double>(median);
+}
+
+// The lower median of the excesses of the steps that two ranks or more
+// have, once there are enough of them to say what is usual; else 0.
+TimeNs usualExcess(const std::vector<StepRow>& steps) {
+  std::vector<TimeNs> excesses;
+  for (const auto& s : steps) {
+    if (s.ranks > 1) excesses.push_back(s.slowestNs - s.medianNs);
+  }
+  return excesses.size() < kStragglerSpreadMinSteps ? 0 : lowerMedian(excesses);
+}
+
+bool standsOut(TimeNs excess, TimeNs usual) {
+  return static_cast<double>(excess) > kStragglerSpreadFactor * static_cast<double>(usual);
 }
 
 StepRow stepRow(std::int64_t number, const std::vector<RankTables>& ranks, const std::vector<WaitByStep>& waits) {
@@ -149,8 +163,18 @@ StepRow stepRow(std::int64_t number, const std::vector<RankTables>& ranks, const
   }
   row.medianNs = lowerMedian(owns);
   row.stepTimeMedianNs = lowerMedian(times);
-  row.straggling = row.ranks > 1 && exceedsMedian(row.slowestNs, row.medianNs);
+  row.straggling = row.ranks > 1 && exceedsMedian(row.slowestNs, row.medianNs);  // the spread is judged after
   return row;
+}
+
+void markConsistentlySlow(RanksAnalysis& result) {
+  std::vector<TimeNs> owns;
+  for (const auto& row : result.ranks) owns.push_back(row.ownTimeNs);
+  result.medianOwnTimeNs = lowerMedian(owns);
+  if (result.ranks.size() < 2) return;
+  for (auto& row : result.ranks) {
+    row.consistentlySlow = exceedsMedian(row.ownTimeNs, result.medianOwnTimeNs, kConsistentlySlowShare);
+  }
 }
 
 analysis::IdleByCause extraIdle(const RankTables& straggler, std::int64_t step, const std::vector<RankTables>& ranks) {
@@ -173,6 +197,7 @@ void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ra
     for (const auto& k : ranks[i].kernels) totalsByRank[i].emplace(k.name, k.totalNs);
   }
   for (const auto& k : straggler.kernels) {
+    if (isCollectiveKernel(k.name)) continue;  // longer where the rank waited for the others
     std::vector<TimeNs> totals;
     for (const auto& byName : totalsByRank) {
       auto it = byName.find(k.name);
@@ -189,38 +214,73 @@ void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ra
 StragglerCause causeOf(std::size_t index, const RanksAnalysis& result, const std::vector<RankTables>& ranks,
                        const std::vector<WaitByStep>& waits) {
   const RankTables& straggler = ranks[index];
+  const bool hasStragglingSteps = result.ranks[index].stragglingSteps > 0;
   StragglerCause cause;
   cause.rank = straggler.rank;
+  bool found = false;
   for (const auto& step : result.steps) {
-    if (!step.straggling || step.slowestRank != straggler.rank) continue;
-    const TimeNs excess = step.slowestNs - step.medianNs;
-    if (excess > cause.excessNs) {
+    const bool slowest = step.slowestRank == straggler.rank;
+    if (slowest) {
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        if (i == index) continue;
+        if (auto it = waits[i].find(step.step); it != waits[i].end()) cause.othersWaitedNs += it->second;
+      }
+    }
+    if (hasStragglingSteps && !(slowest && step.straggling)) continue;
+    const RankStep* own = findStep(straggler, step.step);
+    if (!own) continue;
+    const TimeNs excess = ownTime(*own, waits[index]) - step.medianNs;
+    if (!found || excess > cause.excessNs) {
+      found = true;
       cause.excessNs = excess;
       cause.worstStep = step.step;
     }
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-      if (i == index) continue;
-      if (auto it = waits[i].find(step.step); it != waits[i].end()) cause.othersWaitedNs += it->second;
-    }
   }
-  cause.extraIdle = extraIdle(straggler, cause.worstStep, ranks);
+  if (found) cause.extraIdle = extraIdle(straggler, cause.worstStep, ranks);
   slowerKernel(straggler, ranks, cause);
   return cause;
 }
 
+std::string idlePhrase(std::size_t cause, TimeNs extraNs) {
+  return "its GPU sat idle for " + std::string(analysis::gapCauseLabel(static_cast<GapCause>(cause))) + " " +
+         millis(extraNs) + " longer than the median rank's";
+}
+
+// The larger of the two: the idle cause that grew most in the worst step,
+// or the kernel that took longer over the trace (a rank busy with more GPU
+// work idles no longer than the others, so its idle cannot say why).
 std::string causePhrase(const StragglerCause& c) {
   std::size_t top = 0;
   for (std::size_t i = 1; i < kGapCauseCount; ++i) {
     if (c.extraIdle.ns[i] > c.extraIdle.ns[top]) top = i;
   }
-  if (c.extraIdle.ns[top] > 0) {
-    return "its GPU sat idle for " + std::string(analysis::gapCauseLabel(static_cast<GapCause>(top))) + " " +
-           millis(c.extraIdle.ns[top]) + " longer than the median rank's";
-  }
+  const TimeNs idle = c.extraIdle.ns[top];
+  if (idle > 0 && idle >= c.slowerKernelExtraNs) return idlePhrase(top, idle);
   if (c.slowerKernelExtraNs > 0) {
-    return "its kernel " + c.slowerKernel + " took " + millis(c.slowerKernelExtraNs) + " longer than the median rank's";
+    return "its kernel " + c.slowerKernel + " took " + millis(c.slowerKernelExtraNs) +
+           " longer than the median rank's over the trace";
   }
   return "the time went to CPU work outside its GPU's activity";
+}
+
+std::string typicallySlower(const RankRow& row, TimeNs medianOwnNs) {
+  return "consistently slower, " + millis(row.ownTimeNs) + " of own time in a typical step against the median rank's " +
+         millis(medianOwnNs);
+}
+
+// How a straggler is slow: in which steps, and whether in a typical one.
+std::string slowness(const RankRow& row, const RanksAnalysis& r) {
+  if (row.stragglingSteps == 0) return typicallySlower(row, r.medianOwnTimeNs);
+  std::string s = "slowest in " + std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
+                  " steps";
+  if (row.consistentlySlow) s += ", and " + typicallySlower(row, r.medianOwnTimeNs);
+  return s;
+}
+
+std::string noStraggler(const RanksAnalysis& r, const std::string& counts) {
+  std::string v = "no straggler: in no step is the slowest rank's own time over the median rank's by more than 5% and 10 us";
+  if (r.usualExcessNs > 0) v += " and 3 times the steps' usual excess of " + millis(r.usualExcessNs);
+  return v + ", and no rank is 10% slower in a typical step (" + counts + ")";
 }
 
 std::string verdictOf(const RanksAnalysis& r) {
@@ -228,22 +288,24 @@ std::string verdictOf(const RanksAnalysis& r) {
   const std::string counts = std::to_string(r.ranks.size()) + (r.ranks.size() == 1 ? " rank, " : " ranks, ") +
                              std::to_string(r.steps.size()) + (r.steps.size() == 1 ? " step" : " steps");
   if (r.ranks.size() == 1) return "one rank (" + counts + "): nothing to compare it with";
-  if (r.stragglers.empty()) {
-    return "no straggler: in every step every rank's own time is within 5% (or 10 us) of the median rank's (" + counts + ")";
-  }
+  if (r.stragglers.empty()) return noStraggler(r, counts);
+  auto rowOf = [&](std::int64_t rank) -> const RankRow& {
+    return *std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankRow& x) { return x.rank == rank; });
+  };
   const StragglerCause& c = r.causes.front();
-  const RankRow& row = *std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankRow& x) { return x.rank == c.rank; });
   const StepRow& worst = *std::find_if(r.steps.begin(), r.steps.end(), [&](const StepRow& s) { return s.step == c.worstStep; });
-  std::string v = "rank " + std::to_string(c.rank) + " is the straggler: slowest in " +
-                  std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
-                  " steps; in step " + std::to_string(c.worstStep) + " it took " + millis(c.excessNs) +
+  std::string v = "rank " + std::to_string(c.rank) + " is the straggler: " + slowness(rowOf(c.rank), r) +
+                  "; in step " + std::to_string(c.worstStep) + " it took " + millis(c.excessNs) +
                   " longer than the median rank's " + millis(worst.medianNs) + ", and " + causePhrase(c) +
                   "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives";
   for (std::size_t i = 1; i < r.stragglers.size(); ++i) {
-    const RankRow& other =
-        *std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankRow& x) { return x.rank == r.stragglers[i]; });
-    v += (i == 1 ? ". Also slow: rank " : ", rank ") + std::to_string(other.rank) + " (" +
-         std::to_string(other.stragglingSteps) + (other.stragglingSteps == 1 ? " step)" : " steps)");
+    const RankRow& other = rowOf(r.stragglers[i]);
+    std::string how = other.stragglingSteps == 0 ? typicallySlower(other, r.medianOwnTimeNs)
+                                                 : std::to_string(other.stragglingSteps) +
+                                                       (other.stragglingSteps == 1 ? " step" : " steps") +
+                                                       (other.consistentlySlow ? ", consistently slower" : "");
+    v += (i == 1 ? ". Also slow: rank " : "; rank ") + std::to_string(other.rank) + " (" + how + "; " +
+         causePhrase(r.causes[i]) + ")";
   }
   return v;
 }
@@ -280,19 +342,26 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
     for (const auto& [step, wait] : waits[i]) result.waits.push_back({ranks[i].rank, step, wait});
   }
   for (std::int64_t number : allStepNumbers(ranks)) result.steps.push_back(stepRow(number, ranks, waits));
-  for (const auto& step : result.steps) {
+  result.usualExcessNs = usualExcess(result.steps);
+  for (auto& step : result.steps) {
+    step.straggling = step.straggling && standsOut(step.slowestNs - step.medianNs, result.usualExcessNs);
     if (!step.straggling) continue;
     auto row = std::find_if(result.ranks.begin(), result.ranks.end(),
                             [&](const RankRow& x) { return x.rank == step.slowestRank; });
     ++row->stragglingSteps;
     row->excessNs += step.slowestNs - step.medianNs;
   }
+  markConsistentlySlow(result);
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < result.ranks.size(); ++i) {
-    if (result.ranks[i].stragglingSteps > 0) order.push_back(i);
+    if (result.ranks[i].stragglingSteps > 0 || result.ranks[i].consistentlySlow) order.push_back(i);
   }
+  // Ranks with straggling steps have an excess; the consistently slow
+  // ones without follow, by their own time.
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return result.ranks[a].excessNs > result.ranks[b].excessNs;
+    const RankRow& x = result.ranks[a];
+    const RankRow& y = result.ranks[b];
+    return x.excessNs != y.excessNs ? x.excessNs > y.excessNs : x.ownTimeNs > y.ownTimeNs;
   });
   for (std::size_t i : order) {
     result.stragglers.push_back(result.ranks[i].rank);

@@ -12,10 +12,20 @@
 //   own time    step time less the rank's wait in the step: what the step
 //               would have taken had no other rank held it up
 //   slowest     per step, the rank with the longest own time (ties: lowest rank)
-//   straggling  a step whose slowest own time is above the median own
-//               time by more than kStragglerShare of it and kStragglerMinNs
-//   straggler   a rank that is the slowest in at least one straggling step;
-//               most severe first: the largest summed excess over the median
+//   excess      of a step: the slowest own time less the median own time
+//   straggling  a step whose excess is over kStragglerShare of the median
+//               and kStragglerMinNs, and, once kStragglerSpreadMinSteps steps
+//               have two ranks or more, over kStragglerSpreadFactor times the
+//               usual excess (the lower median of the steps' excesses): on a
+//               real job some rank is always a little slower, by a share of
+//               a short step that would make every step "straggling"
+//   consistently slow  a rank whose own time (lower median over its steps)
+//               is over the median rank's by kConsistentlySlowShare and
+//               kStragglerMinNs: slower in a typical step, not only in some
+//   straggler   a rank that is the slowest in at least one straggling step,
+//               or consistently slow; most severe first: the largest summed
+//               excess in its straggling steps, then the consistently slow
+//               ones by their own time
 #pragma once
 
 #include <cstdint>
@@ -28,6 +38,9 @@ namespace gapscope::ranks {
 
 inline constexpr double kStragglerShare = 0.05;
 inline constexpr TimeNs kStragglerMinNs = 10000;
+inline constexpr double kStragglerSpreadFactor = 3.0;
+inline constexpr std::size_t kStragglerSpreadMinSteps = 5;
+inline constexpr double kConsistentlySlowShare = 0.10;
 
 struct RankRow {
   std::int64_t rank = kUnknownRank;
@@ -45,6 +58,7 @@ struct RankRow {
   std::uint64_t collectives = 0;
   std::uint64_t stragglingSteps = 0;  // steps in which it was the slowest rank, by the straggler rule
   TimeNs excessNs = 0;  // its own time over the step's median, summed over those steps
+  bool consistentlySlow = false;  // ownTimeNs over the median rank's by the rule above
 };
 
 struct StepRow {
@@ -59,17 +73,21 @@ struct StepRow {
 };
 
 // What held the straggler up in its worst step, against the median rank.
+// The worst step: of its straggling steps, the one with the largest
+// excess; a rank that is only consistently slow, the step in which its own
+// time is furthest over the median.
 struct StragglerCause {
   std::int64_t rank = kUnknownRank;
   std::int64_t worstStep = 0;
   TimeNs excessNs = 0;  // own time over the step's median own time
   // Its device idle in that step by cause, less the median rank's.
   analysis::IdleByCause extraIdle;
-  // Kernel with the largest total time over the median rank's total for the
-  // same name (whole trace); empty when none is slower.
+  // The kernel, collectives left out (their time beyond the median is
+  // waiting, counted apart), with the largest total time over the median
+  // rank's total for the same name (whole trace); empty when none is slower.
   std::string slowerKernel;
   TimeNs slowerKernelExtraNs = 0;
-  // Time the other ranks waited for it in collectives, summed over its straggling steps.
+  // Time the other ranks waited in collectives in the steps where it was the slowest rank.
   TimeNs othersWaitedNs = 0;
 };
 
@@ -84,6 +102,10 @@ struct RanksAnalysis {
   std::vector<RankRow> ranks;      // by rank
   std::vector<RankStepWait> waits;  // by rank, then step: the heat map's cells
   std::vector<StepRow> steps;      // by step number
+  // Lower median of the excesses of the steps with two ranks or more (0
+  // under kStragglerSpreadMinSteps of them, when it is not used).
+  TimeNs usualExcessNs = 0;
+  TimeNs medianOwnTimeNs = 0;  // lower median of the ranks' ownTimeNs
   std::vector<std::int64_t> stragglers;  // most severe first
   std::vector<StragglerCause> causes;    // one per straggler, same order
   std::string verdict;
