@@ -1,10 +1,15 @@
 // The gap analysis on the real traces of tests/data (see its PROVENANCE.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "../support/json_time.h"
+#include "../support/read_text.h"
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/steps.h"
 #include "gapscope/io/chrome_reader.h"
 
 using namespace gapscope;
@@ -116,4 +121,33 @@ TEST(GapRealTraces, PublicTracesShowTheirLaunchKinds) {
   GapAnalysis c = analyzeGaps(cpuOnly);
   EXPECT_FALSE(c.hasGpuActivity);
   EXPECT_EQ(c.verdict.kind, VerdictKind::NoGpuActivity);
+}
+
+// PyTorch 1.9 (2021) wrote ProfilerStep#N as an "Operator" event, before
+// Kineto's user_annotation category: those are the trace's steps, as the
+// JSON lists them.
+TEST(GapRealTraces, A2021KinetoTracesOperatorProfilerStepsAreItsSteps) {
+  const std::string relative = "public/kineto-tb-resnet50-2021/worker0.1623143089861.pt.trace.json.gz";
+  const auto json = nlohmann::json::parse(gapscope::testing::readMaybeGzipped(kData + "/" + relative));
+  std::vector<std::pair<std::int64_t, TimeNs>> expected;  // (N, dur) by start
+  std::vector<std::pair<TimeNs, std::size_t>> byStart;
+  for (const auto& e : json.at("traceEvents")) {
+    const std::string name = e.value("name", "");
+    if (e.value("ph", "") != "X" || name.rfind("ProfilerStep#", 0) != 0) continue;
+    EXPECT_EQ(e.value("cat", ""), "Operator");
+    byStart.emplace_back(gapscope::testing::exactNs(e.at("ts")), expected.size());
+    expected.emplace_back(std::stoll(name.substr(13)), gapscope::testing::exactNs(e.at("dur")));
+  }
+  std::sort(byStart.begin(), byStart.end());
+  ASSERT_EQ(expected.size(), 6u);
+  const Trace t = load(relative);
+  const GapAnalysis a = analyzeGaps(t);
+  EXPECT_EQ(a.stepSource, StepSource::ProfilerStep);
+  ASSERT_EQ(a.steps.size(), expected.size());
+  for (std::size_t i = 0; i < byStart.size(); ++i) {
+    const auto& [number, dur] = expected[byStart[i].second];
+    EXPECT_EQ(a.steps[i].number, number);
+    EXPECT_EQ(a.steps[i].cpuNs(), dur) << number;
+    EXPECT_GT(a.steps[i].kernels, 0u) << number;
+  }
 }

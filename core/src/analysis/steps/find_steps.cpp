@@ -16,7 +16,10 @@ bool isTopLevelAnnotation(const Trace& trace, const Slice& s) {
   return true;
 }
 
-// The CPU user annotations, split into ProfilerStep#N ones and top-level others.
+// The CPU user annotations, split into ProfilerStep#N ones and top-level
+// others. PyTorch before Kineto's user_annotation category (2021 traces
+// and older) wrote ProfilerStep#N as an "Operator" event: a CPU op of that
+// name is a step too.
 struct Candidates {
   std::vector<std::uint32_t> profilerSteps;
   std::vector<std::uint32_t> topLevel;
@@ -29,12 +32,12 @@ Candidates collectCandidates(const Trace& trace) {
     if (t.kind != TrackKind::CpuThread) continue;
     for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
       const Slice& s = trace.slices[i];
-      if (s.kind != SliceKind::UserAnnotation) continue;
+      if (s.kind != SliceKind::UserAnnotation && s.kind != SliceKind::CpuOp) continue;
       std::int8_t& known = stepName[s.name];
       if (known < 0) known = isProfilerStepName(trace.str(s.name)) ? 1 : 0;
       if (known) {
         c.profilerSteps.push_back(i);
-      } else if (isTopLevelAnnotation(trace, s)) {
+      } else if (s.kind == SliceKind::UserAnnotation && isTopLevelAnnotation(trace, s)) {
         c.topLevel.push_back(i);
       }
     }
