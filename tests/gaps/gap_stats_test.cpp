@@ -62,6 +62,25 @@ TEST(GapNoGpu, EmptyTraceAndAnnotationOnlyTraceAreNoGpuActivity) {
   EXPECT_EQ(a.verdict.kind, VerdictKind::NoGpuActivity);
 }
 
+// The verdict speaks of the active window; where that is under a tenth of
+// the trace, it says how little of the trace the GPU worked in.
+TEST(GapVerdict, SaysWhenTheGpuWorkedInASliverOfTheTrace) {
+  GapTrace g;
+  g.cpu("train", 0, us(1000));
+  g.launch(us(10), us(1), 1).kernel("k", us(12), us(2), 1);
+  g.launch(us(20), us(1), 2).kernel("k", us(22), us(2), 2);  // active window 12..24 us: 12 us of 1 ms
+  const GapAnalysis a = analyzeGaps(g.finish());
+  EXPECT_EQ(a.traceSpanNs, us(1000));
+  EXPECT_NE(a.verdict.line.find("; but the GPU had work only within 12 us of the 1 ms trace"), std::string::npos)
+      << a.verdict.line;
+  GapTrace busy;  // the active window is a tenth of the trace: nothing to add
+  busy.cpu("train", 0, us(120));
+  busy.launch(us(10), us(1), 1).kernel("k", us(12), us(6), 1);
+  busy.launch(us(20), us(1), 2).kernel("k", us(18), us(6), 2);
+  const GapAnalysis b = analyzeGaps(busy.finish());
+  EXPECT_EQ(b.verdict.line.find("had work only"), std::string::npos) << b.verdict.line;
+}
+
 TEST(GapNoGpu, KernelsWithoutCorrelationIdsGetTotalsAndAClearNote) {
   GapTrace g;
   g.kernel("k1", us(0), us(10), kNoCorrelation).kernel("k2", us(50), us(10), kNoCorrelation);

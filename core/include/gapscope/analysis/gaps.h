@@ -270,6 +270,7 @@ struct GapAnalysis {
   std::vector<StepStats> steps;      // in step order; empty when stepSource is WholeTrace
   StepSource stepSource = StepSource::WholeTrace;
   StringId stepName = kEmptyString;  // the repeated annotation (StepSource::RepeatedAnnotation)
+  TimeNs traceSpanNs = 0;  // the trace's time span (Trace::minTime to maxTime)
   Verdict verdict;
   // Other notes worth a line in the output (e.g. GPU ops without a launch).
   std::vector<std::string> notes;

@@ -164,6 +164,7 @@ GapAnalysis analyze(const Trace& trace, const GpuBusy& busy, const GapOptions& o
   out.overheadCpuOps = std::move(devices.overheadCpuOps);
   out.launchStats = launchStats;
   out.launches = std::move(launches);
+  out.traceSpanNs = trace.maxTime() - trace.minTime();
   addNotes(calls, gpu, out);
   out.verdict = makeVerdict(out, options);
   return out;

@@ -1,4 +1,5 @@
 // The verdict line, the summary hook and gap explanations.
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -15,6 +16,9 @@ namespace {
 std::string percent(double fraction) {
   return format::formatPercent(fraction * 100.0, format::PercentStyle::Verdict);
 }
+
+// The active window under a tenth of the trace is worth a word.
+constexpr TimeNs kLittleGpuWorkRatio = 10;
 
 struct Totals {
   TimeNs active = 0;
@@ -37,6 +41,17 @@ GapCause dominantCause(const IdleByCause& idle) {
   for (std::size_t c = 1; c < kGapCauseCount; ++c)
     if (idle.ns[c] > idle.ns[best]) best = c;
   return static_cast<GapCause>(best);
+}
+
+// The verdict speaks of the active window; where that is a sliver of the
+// trace (one short kernel in a 13 s trace was "GPU-bound: busy 100 %"),
+// it says so.
+void addLittleGpuWork(const GapAnalysis& a, Verdict& v) {
+  TimeNs widest = 0;
+  for (const UtilizationStats& d : a.devices) widest = std::max(widest, d.activeNs());
+  if (a.traceSpanNs <= 0 || widest * kLittleGpuWorkRatio >= a.traceSpanNs) return;
+  v.line += "; but the GPU had work only within " + format::formatDuration(widest, format::DurationStyle::Verdict) +
+            " of the " + format::formatDuration(a.traceSpanNs, format::DurationStyle::Verdict) + " trace";
 }
 
 }  // namespace
@@ -93,6 +108,7 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
     v.line += "; removing launch overhead would save at most " +
               format::formatDuration(v.estimatedSavingNs, format::DurationStyle::Verdict) + " (" +
               percent(share(v.estimatedSavingNs)) + ")";
+  addLittleGpuWork(a, v);
   return v;
 }
 
