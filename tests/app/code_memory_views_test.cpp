@@ -297,4 +297,20 @@ TEST_F(CodeMemoryWindow, MemoryDockTablesAndRange) {
   EXPECT_EQ(static_cast<std::uint64_t>(panel->allocationsModel()->rowCount()), gpu.allocated.count);
 }
 
+// A 2021 trace's memory events carry no address: which allocations were
+// freed is unknown, and the dock says so instead of "never freed: 0".
+TEST_F(CodeMemoryWindow, WithoutAddressesNeverFreedAndLiveAreUnknown) {
+  open("public/kineto-tb-resnet50-2021/worker0.1623143089861.pt.trace.json.gz");
+  MemoryPanel* panel = w_->memory();
+  const memory::DeviceMemory* d = s().analysis().memory().device(panel->deviceBox()->currentData().toInt());
+  ASSERT_NE(d, nullptr);
+  ASSERT_GT(d->withoutAddress, 0u);
+  const QString summary = panel->summary()->text();
+  EXPECT_TRUE(summary.contains(QStringLiteral("never freed: unknown (%1 events without an address)").arg(d->withoutAddress)))
+      << summary.toStdString();
+  const QString live = panel->findChild<QLabel*>(QStringLiteral("memoryLiveLabel"))->text();
+  EXPECT_TRUE(live.contains(QStringLiteral("which allocations is unknown"))) << live.toStdString();
+  EXPECT_FALSE(live.contains(QStringLiteral("from before the trace"))) << live.toStdString();
+}
+
 }  // namespace

@@ -158,7 +158,12 @@ void MemoryPanel::showDevice() {
                      .arg(bytesText(d->peakAllocated), durationText(d->peakAllocatedTs - origin()));
   if (d->peakReserved) text += tr(", peak reserved %1").arg(bytesText(*d->peakReserved));
   text += tr(" · %1 events · %2 allocations (%3)").arg(d->events).arg(d->allocated.count).arg(bytesText(d->allocated.bytes));
-  text += tr(" · never freed: %1 (%2)").arg(d->neverFreed.count).arg(bytesText(d->neverFreed.bytes));
+  if (d->allAddressed()) {
+    text += tr(" · never freed: %1 (%2)").arg(d->neverFreed.count).arg(bytesText(d->neverFreed.bytes));
+  } else {
+    // Without an address no free can be paired with its allocation: a count would read as "none".
+    text += tr(" · never freed: unknown (%1 events without an address)").arg(d->withoutAddress);
+  }
   if (session_->range()) text += tr(" · <i>selected range</i>");
   if (d->basis != memory::AllocatedBasis::Stated) {
     text += tr("<br><i>This trace states no totals: the curve is the net change since it began.</i>");
@@ -197,15 +202,25 @@ void MemoryPanel::updateLive() {
     liveLabel_->clear();
     return;
   }
-  QString text = tr("Live at %1%2: %3 allocations, %4")
-                     .arg(durationText(liveTs_ - origin()), livePicked_ ? QString() : tr(" (the peak)"))
-                     .arg(liveRows_.size())
-                     .arg(bytesText(bytes));
+  liveLabel_->setText(liveText(*d, bytes));
+}
+
+QString MemoryPanel::liveText(const memory::DeviceMemory& d, std::int64_t listedBytes) const {
+  const QString at = durationText(liveTs_ - origin()) + (livePicked_ ? QString() : tr(" (the peak)"));
+  const std::int64_t held = d.allocatedAt(liveTs_);
+  if (!d.allAddressed()) {
+    return tr("Live at %1: %2 allocated; which allocations is unknown (%3 events without an address)")
+        .arg(at, bytesText(held))
+        .arg(d.withoutAddress);
+  }
+  QString text = tr("Live at %1: %2 allocations, %3").arg(at).arg(liveRows_.size()).arg(bytesText(listedBytes));
   // What the curve holds beyond the listed allocations was allocated before
-  // the trace (or the range) began, or by events without an address.
-  const std::int64_t held = d->allocatedAt(liveTs_);
-  if (held > bytes) text += tr(" of %1 allocated (%2 from before the trace or unpaired)").arg(bytesText(held), bytesText(held - bytes));
-  liveLabel_->setText(text);
+  // the trace (or the range) began; a curve of net changes starts at zero.
+  if (held > listedBytes) {
+    const QString from = d.basis == memory::AllocatedBasis::Stated ? tr("from before the trace") : tr("unpaired");
+    text += tr(" of %1 allocated (%2 %3)").arg(bytesText(held), bytesText(held - listedBytes), from);
+  }
+  return text;
 }
 
 void MemoryPanel::selectAllocatingOp(const std::vector<const memory::Allocation*>& rows, int row) {

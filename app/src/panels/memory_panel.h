@@ -49,6 +49,8 @@ class MemoryPanel : public QWidget {
   void setAnalysis(std::shared_ptr<const memory::MemoryAnalysis> memory);
   void showDevice();
   void updateLive();
+  // The live tab's line: at the live time, what the curve holds and which allocations.
+  QString liveText(const memory::DeviceMemory& d, std::int64_t listedBytes) const;
   void selectAllocatingOp(const std::vector<const memory::Allocation*>& rows, int row);
   std::int32_t currentDevice() const;
   const memory::DeviceMemory* deviceMemory() const;
