@@ -448,8 +448,7 @@ void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {
       table.addRow(std::move(cells));
     }
   }
-  out << "\nPer step (GPU window: first start to last end of the work each step launched; kernels and\n"
-         "launches over all devices):\n";
+  out << "\nPer step (GPU window: " << analysis::kStepWindowText << "; kernels and launches over all devices):\n";
   table.print(out);
 }
 

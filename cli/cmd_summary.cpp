@@ -21,7 +21,8 @@ std::string deviceLabel(std::int32_t device) {
 
 std::string utilizationText(const analysis::GapSummary& g) {
   if (!g.hasGpuActivity) return "no GPU activity";
-  std::string text = format::formatPercent(100.0 * g.utilization, kTablePercent) + " of the active window";
+  std::string text = format::formatPercent(100.0 * g.utilization, kTablePercent) +
+                     (g.overSteps ? " of the steps' GPU windows" : " of the active window");
   if (g.deviceUtilization.size() > 1) text += " (all devices)";
   return text;
 }
@@ -99,6 +100,7 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
                                                               {"activities", d.activities}});
   }
   j["utilization"] = g.hasGpuActivity ? nlohmann::ordered_json(g.utilization) : nlohmann::ordered_json(nullptr);
+  j["utilization_over_steps"] = g.overSteps;
   j["verdict"] = g.verdict;
   j["memcpys"] = s.memcpys;
   j["memsets"] = s.memsets;
@@ -135,6 +137,7 @@ void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, con
     field("gpu_active_us.gpu" + std::to_string(d.device), format::exactUs(d.activeNs()));
   }
   field("utilization", g.hasGpuActivity ? std::to_string(g.utilization) : "");
+  field("utilization_over_steps", g.overSteps ? "true" : "false");
   field("verdict", g.verdict);
   field("memcpys", std::to_string(s.memcpys));
   field("memsets", std::to_string(s.memsets));

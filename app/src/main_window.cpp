@@ -387,7 +387,10 @@ void MainWindow::onTraceChanged() {
   setWindowFilePath(t.path);
   const analysis::TraceSummary& summary = t.analysis->summary();
   QString text = tr("%1 slices · %2 kernels").arg(summary.slices).arg(summary.kernels);
-  if (t.gaps().hasGpuActivity) text += tr(" · GPU busy %1 %").arg(t.gaps().verdict.utilization * 100, 0, 'f', 1);
+  if (t.gaps().hasGpuActivity) {
+    const analysis::Verdict& v = t.gaps().verdict;
+    text += (v.overSteps ? tr(" · GPU busy %1 % in steps") : tr(" · GPU busy %1 %")).arg(v.utilization * 100, 0, 'f', 1);
+  }
   // In the unit that reads best: a small trace opens in milliseconds.
   if (t.seconds > 0) text += tr(" · opened in %1").arg(durationText(static_cast<TimeNs>(t.seconds * 1e9)));
   info_->setText(text);

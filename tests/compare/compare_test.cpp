@@ -80,8 +80,12 @@ TEST(Compare, FusedKernelReplacesEagerKernels) {
 
 TEST(Compare, LaunchGapsRemovedAndStepTimes) {
   // A: three 2 us kernels launched one after the other (1 us launch gaps
-  // between them); B: one kernel per step (no gap inside the step).
+  // between them); B: one kernel per step (no gap inside the step). Both
+  // warm up first, as a profiled loop does: so every step's window opens
+  // with its annotation (none before the device's first kernel).
   RunMaker a, b;
+  a.outsideSteps({{"", {"warmup_kernel"}}}, 100'000);
+  b.outsideSteps({{"", {"warmup_kernel"}}}, 100'000);
   for (int i = 0; i < 2; ++i) {
     a.step({{"aten::mul", {"mul_kernel", "mul_kernel", "mul_kernel"}}});
     b.step({{"aten::mul", {"mul_kernel"}}});
@@ -90,20 +94,26 @@ TEST(Compare, LaunchGapsRemovedAndStepTimes) {
   const RunFigures& ra = c.runs[0];
   const RunFigures& rb = c.runs[1];
   using analysis::GapCause;
-  // Per step in A: the window runs from the first kernel's start to the last
-  // one's end (3 kernels of 2 us, 2 gaps of 1 us: each kernel waits for its
-  // 3 us launch while the previous one ran 2 us).
-  EXPECT_EQ(ra.activePerStep, 3 * 2000 + 2 * 1000);
-  EXPECT_EQ(ra.idlePerStep[GapCause::LaunchOverhead], 2 * 1000);
+  // A step's window runs from its annotation's start to its last kernel's
+  // end. Each opens with 4.2 us of lead-in before its first kernel (0.2 us
+  // of the annotation's margin, 1 us of lead, the 3 us launch): launch
+  // overhead. A then runs 3 kernels of 2 us with 2 gaps of 1 us (each kernel
+  // waits for its 3 us launch while the previous one ran 2 us); B one kernel.
+  const TimeNs leadIn = 200 + RunMaker::kOpLeadNs + RunMaker::kLaunchNs;
+  EXPECT_EQ(ra.activePerStep, leadIn + 3 * 2000 + 2 * 1000);
+  EXPECT_EQ(ra.idlePerStep[GapCause::LaunchOverhead], leadIn + 2 * 1000);
   EXPECT_EQ(ra.busyPerStep, 3 * 2000);
-  EXPECT_EQ(rb.idlePerStep.total(), 0);
-  EXPECT_EQ(rb.activePerStep, 2000);
+  EXPECT_EQ(rb.idlePerStep.total(), leadIn);
+  EXPECT_EQ(rb.activePerStep, leadIn + 2000);
   // Step annotation: 1 us lead + launches + 0.5 us + 0.5 us + 1 us tail + 0.4 us of margin.
   EXPECT_EQ(ra.stepTimeMedian, 1000 + 3 * 3000 + 1000 + 1000 + 400);
   EXPECT_EQ(rb.stepTimeMedian, 1000 + 1 * 3000 + 1000 + 1000 + 400);
   EXPECT_DOUBLE_EQ(c.speedup, static_cast<double>(ra.stepTimeMedian) / static_cast<double>(rb.stepTimeMedian));
   EXPECT_NE(c.verdict.find("B is 1.9x faster per step"), std::string::npos) << c.verdict;
-  EXPECT_NE(c.verdict.find("launch overhead idle fell from 25.0% to 0.0%"), std::string::npos) << c.verdict;
+  // B's idle per step fell by the two launch gaps, but its GPU work shrank
+  // more: the lead-in is a larger share of its windows (4.2 of 6.2 us
+  // against 6.2 of 12.2 us).
+  EXPECT_NE(c.verdict.find("launch overhead idle rose from 50.8% to 67.7%"), std::string::npos) << c.verdict;
   const KernelDelta* mul = row(c, "mul_kernel");
   ASSERT_NE(mul, nullptr);
   EXPECT_EQ(mul->matchedBy, KernelMatch::Name);
@@ -122,13 +132,17 @@ TEST(Compare, BusyAndTheLargestGapAreTheSteps) {
   }
   const Comparison c = compareRuns(a, b);
   const RunFigures& rb = c.runs[1];
-  // In the steps' windows: 6 us busy of 8 us; the whole trace, with the
-  // warm-up's 500 us and more of idle, is far less busy.
-  EXPECT_DOUBLE_EQ(rb.gpuBusyPct, 75.0);
-  EXPECT_DOUBLE_EQ(c.runs[0].gpuBusyPct, 100.0);
+  // In the steps' windows: 6 us busy of 12.2 us in each (from the
+  // annotation's start: 4.2 us of lead-in, then 8 us of kernels and launch
+  // gaps); the whole trace, with the warm-up's 500 us and more of idle, is
+  // far less busy. A has no warm-up: its first step's window opens with the
+  // device's first kernel (2 us, all busy), its second with its annotation
+  // (6.2 us, 2 busy).
+  EXPECT_DOUBLE_EQ(rb.gpuBusyPct, 100.0 * 12000 / 24400);
+  EXPECT_DOUBLE_EQ(c.runs[0].gpuBusyPct, 100.0 * 4000 / 8200);
   // The largest gap left is a step's own 1 us launch gap: not the warm-up's
-  // idle, nor the 14 us between the steps (in no step's window, so in none
-  // of the per-step idle figures the verdict sums up).
+  // idle, nor the 14 us between the steps (it begins before step 2's
+  // window: only gaps wholly inside the steps' windows count).
   EXPECT_EQ(rb.largestGap.dur, 1000);
   EXPECT_EQ(rb.largestGap.cause, analysis::GapCause::LaunchOverhead);
   EXPECT_NE(c.verdict.find("the largest gap left in B is 1 us of launch overhead"), std::string::npos) << c.verdict;
@@ -137,6 +151,8 @@ TEST(Compare, BusyAndTheLargestGapAreTheSteps) {
 TEST(Compare, GraphReplacesLaunches) {
   const std::vector<std::string> kernels{"k0", "k1", "k2", "k3"};
   RunMaker a, b;
+  a.outsideSteps({{"", {"warmup_kernel"}}}, 100'000);  // every step's window opens with its annotation
+  b.outsideSteps({{"", {"warmup_kernel"}}}, 100'000);
   for (int i = 0; i < 3; ++i) {
     a.step({{"aten::forward", kernels}});
     b.graphStep(kernels);
@@ -153,7 +169,8 @@ TEST(Compare, GraphReplacesLaunches) {
     EXPECT_EQ(row(c, k)->countA, 3u);
     EXPECT_EQ(row(c, k)->countB, 3u);
   }
-  EXPECT_EQ(c.runs[1].idlePerStep.total(), 0);  // graph kernels back to back
+  // Graph kernels back to back: B's only idle is each step's lead-in to its graph launch.
+  EXPECT_EQ(c.runs[1].idlePerStep.total(), 200 + RunMaker::kOpLeadNs + RunMaker::kLaunchNs);
   EXPECT_NE(c.verdict.find("kernels per step unchanged (4)"), std::string::npos) << c.verdict;
   EXPECT_NE(c.verdict.find("4 kernel launches per step became 1"), std::string::npos) << c.verdict;
   // The idle between B's steps is in no step.
@@ -163,6 +180,8 @@ TEST(Compare, GraphReplacesLaunches) {
 
 TEST(Compare, DifferentStepCountsNormalisePerStep) {
   RunMaker a, b;
+  a.outsideSteps({{"", {"warmup_kernel"}}}, 100'000);  // every step alike: none holds the device's first kernel
+  b.outsideSteps({{"", {"warmup_kernel"}}}, 100'000);
   for (int i = 0; i < 2; ++i) a.step(eagerStep());
   for (int i = 0; i < 5; ++i) b.step(eagerStep());
   const Comparison c = compareRuns(a, b);

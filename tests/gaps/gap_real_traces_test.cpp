@@ -59,7 +59,12 @@ TEST(GapRealTraces, SplitStackEagerIsLaunchOverheadBoundAndBlamesItsCpuOps) {
   EXPECT_GT(idle[GapCause::LaunchOverhead], idle[GapCause::Synchronization]);
   EXPECT_GT(idle[GapCause::LaunchOverhead], idle[GapCause::Queued]);
   EXPECT_GT(idle[GapCause::LaunchOverhead], idle[GapCause::Other]);
-  EXPECT_EQ(a.verdict.estimatedSavingNs, idle[GapCause::LaunchOverhead]);
+  // The verdict is its three steps': their launch-overhead idle, less than the whole trace's.
+  EXPECT_TRUE(a.verdict.overSteps);
+  const GpuTotals steps = totalsOverSteps(a.steps);
+  EXPECT_EQ(a.verdict.estimatedSavingNs, steps.idle[GapCause::LaunchOverhead]);
+  EXPECT_LE(a.verdict.estimatedSavingNs, idle[GapCause::LaunchOverhead]);
+  EXPECT_EQ(a.verdict.utilization, steps.busyShare());
   // The overhead lands on the CPU ops of the launching thread.
   EXPECT_TRUE(namesAtenOp(t, a.overheadCpuOps));
   bool launchCallBlamed = false;

@@ -244,12 +244,23 @@ void fillSteps(const Trace& trace, const CpuSide& cpu, const GpuSide& gpu,
       }
     }
   }
+  // A window reaches back to the step's CPU start or to where the device's
+  // previous step window ended, whichever is later (never after the step's
+  // own first op, never before the device's first op).
+  std::vector<TimeNs> lastEnd(gpu.devices.size(), std::numeric_limits<TimeNs>::min());
   for (std::size_t i = 0; i < cpu.steps.size(); ++i) {
     const Slice& a = trace.slices[cpu.steps[i]];
     ReferenceStep step{a.name, stepNumber(trace.str(a.name)), cpu.steps[i], {}};
     for (std::size_t di = 0; di < gpu.devices.size(); ++di) {
       UtilizationStats s = windows[i][di];
       if (s.gpuOps == 0) continue;
+      const TimeNs opsStart = s.activeStart;
+      TimeNs from = a.start > lastEnd[di] ? a.start : lastEnd[di];
+      if (from > opsStart) from = opsStart;
+      const TimeNs deviceStart = gpu.devices[di].blocks.empty() ? from : gpu.devices[di].blocks.front().start;
+      if (from < deviceStart) from = deviceStart;
+      s.activeStart = from;
+      if (s.activeEnd > lastEnd[di]) lastEnd[di] = s.activeEnd;
       s.device = gpu.devices[di].device;
       clipEach(gpu.devices[di].blocks, s.activeStart, s.activeEnd, [](const Block& b) { return b.end; },
                [&](const Block&, TimeNs clip) { s.busyNs += clip; });
@@ -265,13 +276,21 @@ void fillSteps(const Trace& trace, const CpuSide& cpu, const GpuSide& gpu,
   }
 }
 
+// The steps' devices when they hold GPU work, else the whole trace's.
 void fillVerdict(const GapOptions& options, ReferenceAnalysis& out) {
   TimeNs active = 0, busy = 0;
   IdleByCause idle;
-  for (const auto& d : out.devices) {
+  auto add = [&](const UtilizationStats& d) {
     active += d.activeNs();
     busy += d.busyNs;
     for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] += d.idle.ns[c];
+  };
+  for (const auto& step : out.steps)
+    for (const auto& d : step.devices) add(d);
+  if (active <= 0) {
+    active = busy = 0;
+    idle = {};
+    for (const auto& d : out.devices) add(d);
   }
   out.estimatedSavingNs = idle[GapCause::LaunchOverhead];
   if (active <= 0) {

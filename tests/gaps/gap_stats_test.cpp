@@ -81,6 +81,39 @@ TEST(GapVerdict, SaysWhenTheGpuWorkedInASliverOfTheTrace) {
   EXPECT_EQ(b.verdict.line.find("had work only"), std::string::npos) << b.verdict.line;
 }
 
+// With steps the verdict is theirs: the start-up before the first step
+// (here a copy and 1 ms of idle) is left out; steps that launch nothing
+// leave it to the whole trace.
+TEST(GapVerdict, IsOverTheStepsGpuWindowsWhenTheTraceHasSteps) {
+  GapTrace g;
+  g.launch(us(0), us(1), 1).kernel("setup", us(2), us(2), 1);
+  for (int i = 0; i < 2; ++i) {
+    const TimeNs at = us(1000) + us(100) * i;
+    g.cpu("ProfilerStep#" + std::to_string(i + 1), at, us(90), "user_annotation");
+    g.launch(at + us(1), us(1), 10 + i).kernel("k", at + us(3), us(10), 10 + i);
+    g.launch(at + us(20), us(1), 20 + i).kernel("k", at + us(22), us(10), 20 + i);  // 9 us launch overhead
+  }
+  const GapAnalysis a = analyzeGaps(g.finish());
+  ASSERT_EQ(a.steps.size(), 2u);
+  EXPECT_TRUE(a.verdict.overSteps);
+  const GpuTotals steps = totalsOverSteps(a.steps);
+  // Each step's window opens with its annotation: 3 us before its first kernel, 9 between its two.
+  EXPECT_EQ(steps.active, 2 * us(32));
+  EXPECT_EQ(steps.busy, 2 * us(20));
+  EXPECT_EQ(a.verdict.utilization, steps.busyShare());
+  EXPECT_EQ(a.verdict.estimatedSavingNs, 2 * us(12));
+  EXPECT_EQ(a.verdict.line.rfind("launch-overhead bound: 37.5% of the steps' GPU windows", 0), 0u) << a.verdict.line;
+  EXPECT_LT(totalsOf(a.devices).busyShare(), 0.1);  // the whole trace's window holds the start-up
+
+  GapTrace idleSteps;  // its steps launch nothing
+  idleSteps.cpu("ProfilerStep#1", us(100), us(50), "user_annotation");
+  idleSteps.launch(us(0), us(1), 1).kernel("k", us(2), us(10), 1);
+  idleSteps.launch(us(20), us(1), 2).kernel("k", us(22), us(10), 2);
+  const GapAnalysis b = analyzeGaps(idleSteps.finish());
+  EXPECT_FALSE(b.verdict.overSteps);
+  EXPECT_NE(b.verdict.line.find("of the active window"), std::string::npos) << b.verdict.line;
+}
+
 TEST(GapNoGpu, KernelsWithoutCorrelationIdsGetTotalsAndAClearNote) {
   GapTrace g;
   g.kernel("k1", us(0), us(10), kNoCorrelation).kernel("k2", us(50), us(10), kNoCorrelation);
@@ -263,17 +296,22 @@ TEST(GapSteps, EachStepMeasuresTheGpuWorkItLaunched) {
   EXPECT_EQ(s1.number, 1);
   EXPECT_EQ(s1.cpuStart, 0);
   EXPECT_EQ(s1.cpuEnd, us(50));
+  // Step 1's window opens with the device's first kernel (5 us), not with
+  // its annotation (0): before a trace's first GPU work is start-up.
   ASSERT_EQ(s1.devices.size(), 1u);
   EXPECT_EQ(s1.devices[0].activeStart, us(5));
   EXPECT_EQ(s1.devices[0].activeEnd, us(25));
   EXPECT_EQ(s1.devices[0].busyNs, us(8));
   EXPECT_EQ(s1.devices[0].idle[GapCause::LaunchOverhead], us(12));
   EXPECT_EQ(s1.devices[0].gpuOps, 2u);
+  // Step 2's window opens with its annotation at 50 us (step 1's work ended
+  // at 25): the 10 us its CPU took before the first kernel are its idle.
   const StepStats& s2 = a.steps[1];
   EXPECT_EQ(s2.number, 2);
-  EXPECT_EQ(s2.devices.at(0).activeNs(), us(35));
+  EXPECT_EQ(s2.devices.at(0).activeStart, us(50));
+  EXPECT_EQ(s2.devices.at(0).activeNs(), us(45));
   EXPECT_EQ(s2.devices.at(0).busyNs, us(7));
-  EXPECT_EQ(s2.devices.at(0).idle[GapCause::LaunchOverhead], us(28));
+  EXPECT_EQ(s2.devices.at(0).idle[GapCause::LaunchOverhead], us(38));
   expectRowsAddUp(a);
   GapOptions noSteps;
   noSteps.perStep = false;

@@ -65,7 +65,7 @@ TEST(Formats, JsonHasTheDocumentedFields) {
                                       "import_issues"}));
   EXPECT_EQ(j["trace"]["steps"], 3);
   EXPECT_EQ(keysOf(j["verdict"]),
-            (std::vector<std::string>{"kind", "line", "utilization_pct", "estimated_saving_us"}));
+            (std::vector<std::string>{"kind", "line", "utilization_pct", "over_steps", "estimated_saving_us"}));
   EXPECT_EQ(keysOf(j["charts"]), (std::vector<std::string>{"utilization", "steps", "gap_histogram",
                                                            "launch_histogram", "queue_histogram"}));
   ASSERT_EQ(j["findings"].size(), reportRules().size());

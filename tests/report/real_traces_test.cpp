@@ -51,6 +51,15 @@ TEST(RealTraces, SplitStackIsLaunchBoundAndBatchable) {
   EXPECT_EQ(cellText(same->evidence, 0, "kernels"), "48");
   EXPECT_EQ(cellText(same->evidence, 0, "longest_run"), "16");
   EXPECT_EQ(r.verdict.kind, "launch_overhead_bound") << r.verdict.line;
+  // The finding measures what the verdict does: the three steps' GPU windows
+  // (871.681 + 863.500 + 915.026 us of launch overhead, `gaps --per-step`),
+  // not the whole trace's 2857.795 us.
+  EXPECT_TRUE(r.verdict.overSteps);
+  const Finding* launch = r.finding("launch-overhead-bound");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->estimatedSavingNs, 2650207);
+  EXPECT_EQ(r.verdict.estimatedSavingNs, launch->estimatedSavingNs);
+  EXPECT_NE(launch->summary.find("of its steps' GPU windows (91.5%"), std::string::npos) << launch->summary;
 }
 
 TEST(RealTraces, SplitStackStructure) {

@@ -21,19 +21,7 @@ TimeNs roundedDiv(TimeNs total, std::uint64_t n) {
   return n == 0 ? 0 : static_cast<TimeNs>(std::llround(static_cast<double>(total) / static_cast<double>(n)));
 }
 
-// Device idle, active and busy time summed over devices of some UtilizationStats.
-struct DeviceTotals {
-  analysis::IdleByCause idle;
-  TimeNs active = 0;
-  TimeNs busy = 0;
-  void add(const analysis::UtilizationStats& d) {
-    for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] += d.idle.ns[c];
-    active = addSaturating(active, d.activeNs());
-    busy = addSaturating(busy, d.busyNs);
-  }
-};
-
-void setPerStep(RunFigures& f, const DeviceTotals& totals, std::uint64_t kernels, std::uint64_t launches) {
+void setPerStep(RunFigures& f, const analysis::GpuTotals& totals, std::uint64_t kernels, std::uint64_t launches) {
   const double steps = static_cast<double>(f.steps);
   f.kernelsPerStep = static_cast<double>(kernels) / steps;
   f.launchesPerStep = static_cast<double>(launches) / steps;
@@ -43,13 +31,12 @@ void setPerStep(RunFigures& f, const DeviceTotals& totals, std::uint64_t kernels
 }
 
 void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
-  DeviceTotals totals;
+  const analysis::GpuTotals totals = analysis::totalsOverSteps(gaps.steps);
   std::uint64_t kernels = 0;
   std::uint64_t launches = 0;
   std::vector<TimeNs> times;
   times.reserve(gaps.steps.size());
   for (const analysis::StepStats& s : gaps.steps) {
-    for (const auto& d : s.devices) totals.add(d);
     kernels += s.kernels;
     launches += s.launches;
     times.push_back(s.cpuNs());
@@ -62,17 +49,16 @@ void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
   // Over the steps' GPU windows, as the per-step columns beside it and the
   // ranks table count it: a trace's start-up (NCCL set-up, the first
   // copies) lies outside every step.
-  f.gpuBusyPct = 100.0 * analysis::busyShare(totals.busy, totals.active);
+  f.gpuBusyPct = 100.0 * totals.busyShare();
   setPerStep(f, totals, kernels, launches);
 }
 
 void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
   const GapAnalysis& gaps = run.gaps();
-  DeviceTotals totals;
-  for (const auto& d : gaps.devices) totals.add(d);
+  const analysis::GpuTotals totals = analysis::totalsOf(gaps.devices);
   f.steps = 1;
   f.stepTimeMedian = f.stepTimeP90 = f.stepTimeTotal = run.summary().span();
-  f.gpuBusyPct = 100.0 * gaps.verdict.utilization;  // the summary's
+  f.gpuBusyPct = 100.0 * totals.busyShare();  // the verdict's, as the trace has no steps
   setPerStep(f, totals, run.summary().kernels, gaps.launchStats.kernelLaunchCalls);
 }
 

@@ -71,6 +71,7 @@ VerdictInfo verdictOf(const analysis::GapAnalysis& gaps) {
   v.kind = analysis::verdictKindName(gaps.verdict.kind);
   v.line = gaps.verdict.line;
   v.utilizationPct = gaps.verdict.utilization * 100.0;
+  v.overSteps = gaps.verdict.overSteps;
   v.estimatedSavingNs = gaps.verdict.estimatedSavingNs;
   return v;
 }

@@ -61,8 +61,8 @@ Table runsTable(const Comparison& c) {
 
 Table idleTable(const Comparison& c) {
   Table t{"idle_per_step", "GPU idle per step by cause", "", {}, {}, 0};
-  t.note = "Device idle time inside each step's GPU window (first start to last end of the work it launched); "
-           "share: of that window.";
+  t.note = std::string("Device idle time inside each step's GPU window (") + analysis::kStepWindowText +
+           "); share: of that window.";
   t.columns = {text("cause", "Cause"), duration("a_us", "A"), duration("b_us", "B"), duration("change_us", "Change"),
                percent("share_a_pct", "Share A"), percent("share_b_pct", "Share B")};
   for (std::size_t i = 0; i < analysis::kGapCauseCount; ++i) {

@@ -61,6 +61,7 @@ std::string summaryCsv(const Report& r) {
   kv("verdict_kind", r.verdict.kind);
   kv("verdict", r.verdict.line);
   kv("utilization_pct", format::formatNumber(r.verdict.utilizationPct, 2));
+  kv("utilization_over_steps", r.verdict.overSteps ? "true" : "false");
   kv("estimated_saving_us", format::exactUs(r.verdict.estimatedSavingNs));
   kv("launches", std::to_string(r.launches.count));
   kv("launches_unmatched", std::to_string(r.launches.unmatched));

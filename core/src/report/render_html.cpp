@@ -128,7 +128,9 @@ void header(std::string& out, const Report& r) {
   std::size_t triggered = 0;
   for (const Finding& f : r.findings) triggered += !f.passed;
   std::string utilization =
-      r.hasGpuActivity ? "GPU utilisation " + format::formatPercent(r.verdict.utilizationPct) : "no GPU work";
+      r.hasGpuActivity ? "GPU utilisation " + format::formatPercent(r.verdict.utilizationPct) +
+                             (r.verdict.overSteps ? " in its steps" : "")
+                       : "no GPU work";
   out += "<p class=\"meta\">" + std::to_string(triggered) + " of " + std::to_string(r.findings.size()) +
          " rules found something; " + h(utilization) + " over a span of " + h(format::formatDuration(r.trace.span())) +
          ".</p>\n</header>\n";

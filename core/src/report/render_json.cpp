@@ -161,6 +161,7 @@ std::string renderJson(const Report& r) {
                {{"kind", r.verdict.kind},
                 {"line", r.verdict.line},
                 {"utilization_pct", round2(r.verdict.utilizationPct)},
+                {"over_steps", r.verdict.overSteps},
                 {"estimated_saving_us", format::usNumber(r.verdict.estimatedSavingNs)}}},
               {"launches",
                {{"count", r.launches.count},

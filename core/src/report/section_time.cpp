@@ -72,8 +72,8 @@ Table stepTable(const Trace& trace, const analysis::GapAnalysis& gaps, std::size
   cols.push_back({"launches", "Launches", ColumnKind::Integer});
   Table t = makeTable("steps", "Per step", std::move(cols));
   t.note =
-      "One row per step and device: the GPU window runs from the first start to the last end of the GPU "
-      "work launched inside the step; kernels and launches are the step's over all devices.";
+      std::string("One row per step and device: the GPU window runs ") + analysis::kStepWindowText +
+      "; kernels and launches are the step's over all devices.";
   for (const auto& step : gaps.steps) {
     for (const auto& d : step.devices) {
       std::vector<Cell> row{textCell(trace.str(step.name)), intCell(step.number), intCell(d.device),

@@ -208,11 +208,16 @@ struct LaunchStats {
   Distribution queueNs;
 };
 
+// What a step's GPU window is, in the words the outputs print.
+inline constexpr const char* kStepWindowText =
+    "from the step's start, or the end of the previous step's GPU work if later, or the step's own first GPU "
+    "op if earlier still (never before the device's first GPU op), to the last end of the GPU work it launched";
+
 // One step (steps.h: ProfilerStep#N, else a repeated top-level annotation):
-// its CPU annotation and, per device, the busy/idle of the window from the
-// first start to the last end of the GPU ops launched inside the annotation.
-// "Launched inside": the launch call began within the annotation's CPU
-// range, on any thread (PyTorch's backward runs on a thread of its own).
+// its CPU annotation and, per device, the busy/idle of its GPU window
+// (kStepWindowText; gaps/steps.cpp says why). "Launched inside": the launch
+// call began within the annotation's CPU range, on any thread (PyTorch's
+// backward runs on a thread of its own).
 struct StepStats {
   StringId name = kEmptyString;  // "ProfilerStep#N" or the repeated annotation's name
   std::int64_t number = -1;      // N of ProfilerStep#N; annotation steps: 1, 2, ... in time order
@@ -230,6 +235,33 @@ struct StepStats {
   TimeNs cpuNs() const { return cpuEnd - cpuStart; }
 };
 
+// Busy, active and idle by cause summed over devices: the whole trace's
+// (GapAnalysis::devices) or its steps' (every step's devices). The one sum
+// behind the verdict, a comparison's run figures and the ranks table.
+struct GpuTotals {
+  TimeNs active = 0;
+  TimeNs busy = 0;
+  IdleByCause idle;
+  void add(const UtilizationStats& d);
+  void add(const GpuTotals& other);
+  double busyShare() const { return analysis::busyShare(busy, active); }
+};
+GpuTotals totalsOf(const std::vector<UtilizationStats>& devices);
+GpuTotals totalsOverSteps(const std::vector<StepStats>& steps);
+
+// Per device, over what the verdict speaks of (Verdict below): the steps'
+// GPU windows when the steps hold GPU work, else the whole trace's active
+// window; by device. The verdict and the report's rules read these.
+struct DeviceTotals {
+  std::int32_t device = -1;
+  GpuTotals totals;
+};
+bool stepsHoldGpuWork(const std::vector<StepStats>& steps);
+std::vector<DeviceTotals> verdictDeviceTotals(const std::vector<UtilizationStats>& devices,
+                                              const std::vector<StepStats>& steps);
+// " of the steps' GPU windows" or " of the active window".
+const char* verdictWindowText(bool overSteps);
+
 enum class VerdictKind : std::uint8_t {
   NoGpuActivity,
   GpuBound,
@@ -240,9 +272,14 @@ enum class VerdictKind : std::uint8_t {
 };
 const char* verdictKindName(VerdictKind kind);
 
+// Over the steps' GPU windows when the trace has steps with GPU work (what
+// a training loop does, without its start-up: NCCL set-up, the first
+// copies, warm-up before the profiler's steps), else over the whole
+// trace's active window.
 struct Verdict {
   VerdictKind kind = VerdictKind::NoGpuActivity;
-  double utilization = 0.0;  // busy / active over all devices
+  bool overSteps = false;
+  double utilization = 0.0;  // busy / active over all devices (of the steps, when overSteps)
   // Upper bound of what removing launch overhead could save: the device-level
   // idle time caused by launch overhead (what CUDA graphs or fusion could win
   // at most).
@@ -301,6 +338,7 @@ std::vector<CpuOpBlame> cpuSelfTimeIn(const Trace& trace, std::uint32_t track, T
 // What `gapscope-cli summary` and the app's status line show.
 struct GapSummary {
   bool hasGpuActivity = false;
+  bool overSteps = false;    // the verdict's: utilization is over the steps' GPU windows
   double utilization = 0.0;  // over all devices
   std::vector<std::pair<std::int32_t, double>> deviceUtilization;  // (device, 0..1)
   TimeNs estimatedSavingNs = 0;

@@ -167,6 +167,7 @@ struct VerdictInfo {
   std::string kind;  // analysis::verdictKindName(), e.g. "launch_overhead_bound"
   std::string line;  // the one-line verdict
   double utilizationPct = 0;  // busy / active over all devices, 0..100
+  bool overSteps = false;     // utilizationPct and the line are the steps' GPU windows' (analysis::Verdict)
   TimeNs estimatedSavingNs = 0;
 };
 

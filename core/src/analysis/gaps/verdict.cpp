@@ -20,21 +20,6 @@ std::string percent(double fraction) {
 // The active window under a tenth of the trace is worth a word.
 constexpr TimeNs kLittleGpuWorkRatio = 10;
 
-struct Totals {
-  TimeNs active = 0;
-  TimeNs busy = 0;
-  IdleByCause idle;
-};
-
-Totals deviceTotals(const GapAnalysis& a) {
-  Totals t;
-  for (const UtilizationStats& d : a.devices) {
-    t.active = addSaturating(t.active, d.activeNs());
-    t.busy = addSaturating(t.busy, d.busyNs);
-    for (std::size_t c = 0; c < kGapCauseCount; ++c) t.idle.ns[c] += d.idle.ns[c];
-  }
-  return t;
-}
 
 GapCause dominantCause(const IdleByCause& idle) {
   std::size_t best = 0;
@@ -43,15 +28,31 @@ GapCause dominantCause(const IdleByCause& idle) {
   return static_cast<GapCause>(best);
 }
 
-// The verdict speaks of the active window; where that is a sliver of the
-// trace (one short kernel in a 13 s trace was "GPU-bound: busy 100 %"),
-// it says so.
-void addLittleGpuWork(const GapAnalysis& a, Verdict& v) {
+TimeNs widestWindow(const std::vector<UtilizationStats>& devices) {
   TimeNs widest = 0;
-  for (const UtilizationStats& d : a.devices) widest = std::max(widest, d.activeNs());
-  if (a.traceSpanNs <= 0 || widest * kLittleGpuWorkRatio >= a.traceSpanNs) return;
-  v.line += "; but the GPU had work only within " + format::formatDuration(widest, format::DurationStyle::Verdict) +
-            " of the " + format::formatDuration(a.traceSpanNs, format::DurationStyle::Verdict) + " trace";
+  for (const UtilizationStats& d : devices) widest = std::max(widest, d.activeNs());
+  return widest;
+}
+
+// The verdict speaks of the active window; where that is a sliver of what
+// it is about, the trace or its steps' CPU time (one short kernel in a
+// 13 s trace was "GPU-bound: busy 100 %"), it says so.
+void addLittleGpuWork(const GapAnalysis& a, Verdict& v) {
+  TimeNs windows = 0;
+  TimeNs span = 0;
+  if (v.overSteps) {
+    for (const StepStats& s : a.steps) {
+      windows = addSaturating(windows, widestWindow(s.devices));
+      span = addSaturating(span, s.cpuNs());
+    }
+  } else {
+    windows = widestWindow(a.devices);
+    span = a.traceSpanNs;
+  }
+  if (span <= 0 || windows * kLittleGpuWorkRatio >= span) return;
+  v.line += "; but the GPU had work only within " + format::formatDuration(windows, format::DurationStyle::Verdict) +
+            " of the " + format::formatDuration(span, format::DurationStyle::Verdict) +
+            (v.overSteps ? " of its steps" : " trace");
 }
 
 }  // namespace
@@ -63,7 +64,10 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
     v.line = a.noGpuReason.empty() ? "no GPU activity" : a.noGpuReason;
     return v;
   }
-  Totals t = deviceTotals(a);
+  v.overSteps = stepsHoldGpuWork(a.steps);
+  GpuTotals t;
+  for (const DeviceTotals& d : verdictDeviceTotals(a.devices, a.steps)) t.add(d.totals);
+  const std::string window = verdictWindowText(v.overSteps);
   v.estimatedSavingNs = t.idle[GapCause::LaunchOverhead];
   if (t.active <= 0) {
     v.kind = VerdictKind::GpuBound;
@@ -72,35 +76,31 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
     return v;
   }
   auto share = [&](TimeNs ns) { return static_cast<double>(ns) / static_cast<double>(t.active); };
-  v.utilization = share(t.busy);
+  v.utilization = t.busyShare();
   std::string busy = "busy " + percent(v.utilization);
   if (v.utilization >= options.busyVerdictThreshold) {
     v.kind = VerdictKind::GpuBound;
-    v.line = "GPU-bound: the GPU was busy " + percent(v.utilization) + " of the active window";
+    v.line = "GPU-bound: the GPU was busy " + percent(v.utilization) + window;
   } else {
     GapCause c = dominantCause(t.idle);
     std::string p = percent(share(t.idle[c]));
     switch (c) {
       case GapCause::LaunchOverhead:
         v.kind = VerdictKind::LaunchOverheadBound;
-        v.line = "launch-overhead bound: " + p +
-                 " of the active window the GPU waited for the CPU to launch work (" + busy + ")";
+        v.line = "launch-overhead bound: " + p + window + " the GPU waited for the CPU to launch work (" + busy + ")";
         break;
       case GapCause::Synchronization:
         v.kind = VerdictKind::SynchronizationBound;
-        v.line = "synchronisation bound: " + p +
-                 " of the active window the GPU idled while the CPU was blocked in a "
-                 "synchronising call (" + busy + ")";
+        v.line = "synchronisation bound: " + p + window +
+                 " the GPU idled while the CPU was blocked in a synchronising call (" + busy + ")";
         break;
       case GapCause::Queued:
         v.kind = VerdictKind::QueueBound;
-        v.line = "queue bound: " + p +
-                 " of the active window the GPU waited although work was queued (" + busy + ")";
+        v.line = "queue bound: " + p + window + " the GPU waited although work was queued (" + busy + ")";
         break;
       case GapCause::Other:
         v.kind = VerdictKind::UnexplainedIdle;
-        v.line = "mostly unexplained idle time: " + p +
-                 " of the active window no launch call explains the wait (" + busy + ")";
+        v.line = "mostly unexplained idle time: " + p + window + " no launch call explains the wait (" + busy + ")";
         break;
     }
   }
@@ -114,9 +114,61 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
 
 }  // namespace gaps_detail
 
+void GpuTotals::add(const UtilizationStats& d) {
+  active = addSaturating(active, d.activeNs());
+  busy = addSaturating(busy, d.busyNs);
+  for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] = addSaturating(idle.ns[c], d.idle.ns[c]);
+}
+
+GpuTotals totalsOf(const std::vector<UtilizationStats>& devices) {
+  GpuTotals t;
+  for (const UtilizationStats& d : devices) t.add(d);
+  return t;
+}
+
+void GpuTotals::add(const GpuTotals& o) {
+  active = addSaturating(active, o.active);
+  busy = addSaturating(busy, o.busy);
+  for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] = addSaturating(idle.ns[c], o.idle.ns[c]);
+}
+
+GpuTotals totalsOverSteps(const std::vector<StepStats>& steps) {
+  GpuTotals t;
+  for (const StepStats& s : steps) {
+    for (const UtilizationStats& d : s.devices) t.add(d);
+  }
+  return t;
+}
+
+bool stepsHoldGpuWork(const std::vector<StepStats>& steps) { return totalsOverSteps(steps).active > 0; }
+
+std::vector<DeviceTotals> verdictDeviceTotals(const std::vector<UtilizationStats>& devices,
+                                              const std::vector<StepStats>& steps) {
+  std::vector<DeviceTotals> out;
+  auto at = [&](std::int32_t device) -> GpuTotals& {
+    auto it = std::lower_bound(out.begin(), out.end(), device,
+                               [](const DeviceTotals& d, std::int32_t n) { return d.device < n; });
+    if (it == out.end() || it->device != device) it = out.insert(it, DeviceTotals{device, {}});
+    return it->totals;
+  };
+  if (stepsHoldGpuWork(steps)) {
+    for (const StepStats& s : steps) {
+      for (const UtilizationStats& d : s.devices) at(d.device).add(d);
+    }
+  } else {
+    for (const UtilizationStats& d : devices) at(d.device).add(d);
+  }
+  return out;
+}
+
+const char* verdictWindowText(bool overSteps) {
+  return overSteps ? " of the steps' GPU windows" : " of the active window";
+}
+
 GapSummary summarizeGaps(const GapAnalysis& analysis) {
   GapSummary s;
   s.hasGpuActivity = analysis.hasGpuActivity;
+  s.overSteps = analysis.verdict.overSteps;
   s.utilization = analysis.verdict.utilization;
   s.estimatedSavingNs = analysis.verdict.estimatedSavingNs;
   s.verdict = analysis.verdict.line;
@@ -127,8 +179,7 @@ GapSummary summarizeGaps(const GapAnalysis& analysis) {
 
 GapSummary summarizeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options) {
   GapOptions quick = options;
-  quick.keepLaunches = false;
-  quick.perStep = false;
+  quick.keepLaunches = false;  // the steps stay: the verdict is theirs when there are any
   quick.blameCpuOps = false;
   quick.minGapNs = std::numeric_limits<TimeNs>::max();  // totals only, no gap list
   return summarizeGaps(gaps_detail::analyze(trace, busy, quick, false));

@@ -37,34 +37,31 @@ Finding launchOverheadBound(const ReportInputs& in) {
   const double threshold = in.options.thresholds.launchOverheadIdlePct;
   Finding f = newFinding("launch-overhead-bound",
                          "device idle time caused by launch overhead >= " + format::formatNumber(threshold, 1) +
-                             "% of the active window");
+                             "% of the GPU's window (its steps' GPU windows when the trace has steps)");
   if (!in.gaps.hasGpuActivity) {
     f.summary = "No GPU activity in the trace.";
     return f;
   }
-  TimeNs active = 0, overhead = 0;
-  for (const auto& d : in.gaps.devices) {
-    active = addSaturating(active, d.activeNs());
-    overhead = addSaturating(overhead, d.idle[GapCause::LaunchOverhead]);
-  }
+  const VerdictScope scope = verdictScope(in.gaps);
+  const TimeNs active = scope.total.active;
+  const TimeNs overhead = scope.total.idle[GapCause::LaunchOverhead];
   double pct = percentOf(static_cast<double>(overhead), static_cast<double>(active));
-  f.summary = "The GPU waited for the CPU to launch work " + format::formatDuration(overhead) + " of its " +
-              format::formatDuration(active) + " active window (" + format::formatPercent(pct) + "; threshold " +
+  f.summary = "The GPU waited for the CPU to launch work " + format::formatDuration(overhead) + " of " +
+              scope.windowText() + " (" + format::formatPercent(pct) + "; threshold " +
               format::formatNumber(threshold, 1) + "%).";
   if (pct < threshold) return f;
 
-  Table t = makeTable("", "Launch-overhead idle per device",
+  Table t = makeTable("", scope.overSteps ? "Launch-overhead idle per device, in the steps" : "Launch-overhead idle per device",
                       {{"device", "Device", ColumnKind::Integer},
-                       {"active_us", "Active window", ColumnKind::Duration},
+                       {"active_us", scope.overSteps ? "Steps' GPU windows" : "Active window", ColumnKind::Duration},
                        {"busy_us", "Busy", ColumnKind::Duration},
                        {"utilization_pct", "Utilisation", ColumnKind::Percent},
                        {"idle_launch_overhead_us", "Idle: launch overhead", ColumnKind::Duration},
                        {"launch_overhead_pct", "Share of window", ColumnKind::Percent}});
-  for (const auto& d : in.gaps.devices) {
+  for (const auto& [device, d] : scope.devices) {
     TimeNs lo = d.idle[GapCause::LaunchOverhead];
-    t.rows.push_back({intCell(d.device), durationCell(d.activeNs()), durationCell(d.busyNs),
-                      realCell(d.utilization() * 100.0), durationCell(lo),
-                      realCell(percentOf(static_cast<double>(lo), static_cast<double>(d.activeNs())))});
+    t.rows.push_back({intCell(device), durationCell(d.active), durationCell(d.busy), realCell(d.busyShare() * 100.0),
+                      durationCell(lo), realCell(percentOf(static_cast<double>(lo), static_cast<double>(d.active)))});
   }
   std::string blamed = topBlamedOps(in, 3);
   if (!blamed.empty()) f.summary += " Meanwhile the launching threads were busy in " + blamed + ".";

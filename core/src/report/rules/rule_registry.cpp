@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "gapscope/format/duration.h"
 #include "report/rules/rules.h"
 
 namespace gapscope::report {
@@ -43,6 +44,19 @@ void trigger(Finding& f, Table evidence, std::size_t maxRows, std::vector<std::s
   limitRows(evidence, maxRows);
   f.evidence = std::move(evidence);
   f.advice = std::move(advice);
+}
+
+VerdictScope verdictScope(const analysis::GapAnalysis& gaps) {
+  VerdictScope s;
+  s.overSteps = gaps.verdict.overSteps;
+  s.devices = analysis::verdictDeviceTotals(gaps.devices, s.overSteps ? gaps.steps : std::vector<analysis::StepStats>{});
+  for (const auto& d : s.devices) s.total.add(d.totals);
+  return s;
+}
+
+std::string VerdictScope::windowText() const {
+  return overSteps ? "the " + format::formatDuration(total.active) + " of its steps' GPU windows"
+                   : "its " + format::formatDuration(total.active) + " active window";
 }
 
 TimeNs medianOf(std::vector<TimeNs> values) {

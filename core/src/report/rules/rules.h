@@ -27,4 +27,15 @@ void trigger(Finding& f, Table evidence, std::size_t maxRows, std::vector<std::s
 // Median of durations (lower median), 0 for none.
 TimeNs medianOf(std::vector<TimeNs> values);
 
+// The GPU figures the verdict speaks of, per device and summed (the steps'
+// GPU windows, or the whole trace's active window), and how to name that
+// time: "its 3.11 ms active window" or "the 2.78 ms of its steps' GPU windows".
+struct VerdictScope {
+  std::vector<analysis::DeviceTotals> devices;
+  analysis::GpuTotals total;
+  bool overSteps = false;
+  std::string windowText() const;
+};
+VerdictScope verdictScope(const analysis::GapAnalysis& gaps);
+
 }  // namespace gapscope::report::rules

@@ -38,7 +38,8 @@ Finding syncInStep(const ReportInputs& in) {
   Finding f = newFinding("sync-in-step",
                          "a blocking synchronisation call inside a step (anywhere when the trace has no "
                          "steps) and device idle time caused by synchronisation >= " +
-                             format::formatNumber(threshold, 1) + "% of the active window");
+                             format::formatNumber(threshold, 1) +
+                             "% of the GPU's window (its steps' GPU windows when the trace has steps)");
   std::map<SyncKey, SyncGroup> groups;
   std::int64_t calls = 0;
   for (std::uint32_t i = 0; i < in.trace.slices.size(); ++i) {
@@ -50,11 +51,9 @@ Finding syncInStep(const ReportInputs& in) {
     g.blocked += s.dur;
     ++calls;
   }
-  TimeNs active = 0, syncIdle = 0;
-  for (const auto& d : in.gaps.devices) {
-    active += d.activeNs();
-    syncIdle += d.idle[analysis::GapCause::Synchronization];
-  }
+  const VerdictScope scope = verdictScope(in.gaps);
+  const TimeNs active = scope.total.active;
+  const TimeNs syncIdle = scope.total.idle[analysis::GapCause::Synchronization];
   for (const auto& gap : in.gaps.gaps) {
     if (gap.stream >= 0 || gap.cause != analysis::GapCause::Synchronization || gap.syncCall == kNoIndex) continue;
     auto it = groups.find(keyOf(in.trace, gap.syncCall));
@@ -64,8 +63,8 @@ Finding syncInStep(const ReportInputs& in) {
   const char* where = hasSteps ? "inside steps" : "in the trace (no steps)";
   f.summary = std::to_string(calls) + " blocking synchronisation call" + (calls == 1 ? "" : "s") + " " + where +
               "; the GPU sat idle behind synchronisation " + format::formatDuration(syncIdle) + " (" +
-              format::formatPercent(pct) + " of the active window; threshold " + format::formatNumber(threshold, 1) +
-              "%).";
+              format::formatPercent(pct) + analysis::verdictWindowText(scope.overSteps) + "; threshold " +
+              format::formatNumber(threshold, 1) + "%).";
   if (calls == 0 || pct < threshold) return f;
 
   Table t = makeTable("", "Synchronising calls",
