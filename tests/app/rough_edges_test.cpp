@@ -19,6 +19,7 @@
 #include "gapscope/build_info.h"
 #include "gapscope/version.h"
 #include "main_window.h"
+#include "panels/charts_panel.h"
 #include "panels/details_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
@@ -190,4 +191,44 @@ TEST(RoughEdges, AboutSaysWhatThisBuildIs) {
   for (const char* part : {"Qt ", "QCustomPlot", "GPL-3.0", "LGPL-3.0", "simdjson", "Apache-2.0", "nlohmann/json",
                            "MIT", "zlib", "GPU recorder"})
     EXPECT_TRUE(about.contains(QString::fromLatin1(part))) << part;
+}
+
+// The idle-time bars read in a unit that fits them: the alexnet trace's
+// 12.8 s of launch-overhead idle was "1·10⁷" on an axis of µs. Each bar is
+// the gap list's idle time of its bin and cause, in that unit.
+TEST(RoughEdges, TheGapChartReadsInAUnitThatFitsItsBars) {
+  ensureApp();
+  MainWindow w;
+  w.show();
+  ASSERT_TRUE(openIn(w, "public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz"));
+  ChartsPanel* charts = w.charts();
+  EXPECT_EQ(charts->idleUnit(), QStringLiteral("s"));
+  EXPECT_EQ(charts->gapPlot()->yAxis->label(), QStringLiteral("idle time (s)"));
+  const auto& h = charts->gapHistogram();
+  std::vector<double> seconds(h.bins(), 0);
+  for (const auto& g : w.session()->gaps().gaps) {
+    if (g.stream < 0 && g.dur >= w.session()->minGapNs() && g.cause == analysis::GapCause::LaunchOverhead)
+      seconds[h.binOf(g.dur)] += static_cast<double>(g.dur) / 1e9;
+  }
+  QCPBars* launch = nullptr;
+  for (int i = 0; i < charts->gapPlot()->plottableCount(); ++i) {
+    if (charts->gapPlot()->plottable(i)->name() == QStringLiteral("launch overhead"))
+      launch = qobject_cast<QCPBars*>(charts->gapPlot()->plottable(i));
+  }
+  ASSERT_NE(launch, nullptr);
+  for (std::size_t b = 0; b < h.bins(); ++b) EXPECT_NEAR(launch->data()->at(static_cast<int>(b))->value, seconds[b], 1e-12);
+  EXPECT_TRUE(charts->gapNote().isEmpty());
+}
+
+// A trace whose GPU never waited a listed gap says so on the chart instead
+// of showing empty axes (HTA's Triton example: one kernel).
+TEST(RoughEdges, AnEmptyGapChartSaysWhy) {
+  ensureApp();
+  MainWindow w;
+  w.show();
+  ASSERT_TRUE(openIn(w, "public/hta-triton-example/triton_example.json.gz"));
+  std::size_t listed = 0;
+  for (const auto& g : w.session()->gaps().gaps) listed += g.stream < 0 && g.dur >= w.session()->minGapNs();
+  ASSERT_EQ(listed, 0u);
+  EXPECT_TRUE(w.charts()->gapNote().startsWith(QStringLiteral("No device gaps of 1"))) << w.charts()->gapNote().toStdString();
 }

@@ -173,6 +173,9 @@ GapsPanel::GapsPanel(TraceSession* session, QWidget* parent)
     table_->view()->setColumnHidden(GapListModel::DeviceIdle, !on);
   });
   table_->view()->setColumnHidden(GapListModel::DeviceIdle, true);
+  // "Why" is a sentence: it takes the room the other columns leave (at 1920 px
+  // it was cut mid-sentence beside 600 px of nothing), 480 px at least.
+  table_->view()->horizontalHeader()->setStretchLastSection(true);
   const auto focus = [this](int row) {
     const std::uint32_t gap = model_->gapIndex(row);
     if (gap != kNoIndex && !(session_->selection() == Selection{Selection::Kind::Gap, gap})) session_->focusGap(gap);

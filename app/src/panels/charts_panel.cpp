@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "app_setup.h"
+#include "models/table_format.h"
 #include "gapscope/format/duration.h"
 #include "timeline/timeline_palette.h"
 #include "trace_session.h"
@@ -17,6 +18,18 @@
 namespace gapscope::app {
 
 namespace {
+
+struct IdleUnit {
+  double ns;
+  const char* name;
+};
+
+// The largest bar in tens to thousands of the unit.
+IdleUnit idleUnitFor(TimeNs largest) {
+  if (largest >= 10'000'000'000) return {1e9, "s"};
+  if (largest >= 10'000'000) return {1e6, "ms"};
+  return {1e3, "µs"};
+}
 
 QString binLabel(const timeline::DurationHistogram& h, std::size_t i) {
   if (h.lo[i] == std::numeric_limits<TimeNs>::min()) return QObject::tr("< 0");
@@ -82,6 +95,8 @@ ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
   queueBars_->setPen(Qt::NoPen);
   queueBars_->setWidth(0.8);
   queuePlot_->yAxis->setLabel(tr("launch calls"));
+  gapNote_ = addNote(gapPlot_);
+  queueNote_ = addNote(queuePlot_);
   styleAxes(gapPlot_);
   styleAxes(queuePlot_);
 
@@ -145,6 +160,9 @@ void ChartsPanel::styleAxes(QCustomPlot* plot) {
   }
   plot->xAxis->setTickLabelRotation(-30);
   plot->xAxis->setLabel(tr("bins from (each up to the next)"));
+  for (QCPItemText* note : {gapNote_, queueNote_}) {
+    if (note && note->parentPlot() == plot) note->setColor(text);
+  }
   plot->legend->setBrush(p.color(QPalette::Base));
   plot->legend->setTextColor(text);
   plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
@@ -159,6 +177,19 @@ void ChartsPanel::changeEvent(QEvent* event) {
     queuePlot_->replot();
   }
 }
+
+QCPItemText* ChartsPanel::addNote(QCustomPlot* plot) {
+  auto* note = new QCPItemText(plot);
+  note->position->setType(QCPItemPosition::ptAxisRectRatio);
+  note->position->setCoords(0.5, 0.5);
+  note->setPositionAlignment(Qt::AlignCenter);
+  note->setColor(plot->palette().color(QPalette::WindowText));
+  note->setClipToAxisRect(false);
+  return note;
+}
+
+QString ChartsPanel::gapNote() const { return gapNote_->text(); }
+QString ChartsPanel::queueNote() const { return queueNote_->text(); }
 
 void ChartsPanel::rebuild() {
   rebuildGaps();
@@ -175,19 +206,30 @@ void ChartsPanel::rebuildGaps() {
     gapHist_ = analysis::deviceGapHistogram(session_->gaps(), session_->minGapNs());
   }
   const bool idle = gapMeasure_ == GapMeasure::IdleTime;
+  TimeNs largest = 0;
+  std::uint64_t gaps = 0;
+  for (std::size_t b = 0; b < gapHist_.bins.bins(); ++b) {
+    largest = std::max(largest, gapHist_.idleIn(b));
+    gaps += gapHist_.gapsIn(b);
+  }
+  const IdleUnit unit = idleUnitFor(largest);
+  idleUnit_ = QString::fromUtf8(unit.name);
   double top = 1;
   for (std::size_t c = 0; c < gapBars_.size(); ++c) {
     QVector<double> keys, values;
     for (std::size_t b = 0; b < gapHist_.bins.bins(); ++b) {
       keys << static_cast<double>(b);
-      // Idle time in microseconds: the axis reads "idle time (µs)".
-      values << (idle ? static_cast<double>(gapHist_.idleNs[b][c]) / 1000.0 : static_cast<double>(gapHist_.count[b][c]));
+      values << (idle ? static_cast<double>(gapHist_.idleNs[b][c]) / unit.ns : static_cast<double>(gapHist_.count[b][c]));
     }
     gapBars_[c]->setData(keys, values, true);
   }
   for (std::size_t b = 0; b < gapHist_.bins.bins(); ++b)
-    top = std::max(top, idle ? static_cast<double>(gapHist_.idleIn(b)) / 1000.0 : static_cast<double>(gapHist_.gapsIn(b)));
-  gapPlot_->yAxis->setLabel(idle ? tr("idle time (µs)") : tr("device gaps"));
+    top = std::max(top, idle ? static_cast<double>(gapHist_.idleIn(b)) / unit.ns : static_cast<double>(gapHist_.gapsIn(b)));
+  gapPlot_->yAxis->setLabel(idle ? tr("idle time (%1)").arg(idleUnit_) : tr("device gaps"));
+  gapNote_->setText(!session_->hasTrace() || gaps > 0
+                        ? QString()
+                        : tr("No device gaps of %1 or more: the GPU never waited that long between its ops")
+                              .arg(durationText(session_->minGapNs())));
   gapPlot_->xAxis->setTicker(binTicker(gapHist_.bins));
   gapPlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(gapHist_.bins.bins())) - 0.4);
   gapPlot_->yAxis->setRange(0, top * 1.1);
@@ -208,6 +250,8 @@ void ChartsPanel::rebuildQueue() {
     top = std::max(top, static_cast<double>(queueHist_.count[b]));
   }
   queueBars_->setData(keys, values, true);
+  queueNote_->setText(!session_->hasTrace() || !queue.empty() ? QString()
+                                                               : tr("No launch call reached the GPU in this trace"));
   queuePlot_->xAxis->setTicker(binTicker(queueHist_));
   queuePlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(queueHist_.bins())) - 0.4);
   queuePlot_->yAxis->setRange(0, top * 1.1);

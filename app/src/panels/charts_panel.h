@@ -18,6 +18,7 @@
 
 class QCPAbstractPlottable;
 class QCPBars;
+class QCPItemText;
 class QComboBox;
 class QCustomPlot;
 class QTabWidget;
@@ -40,6 +41,12 @@ class ChartsPanel : public QWidget {
   void setGapMeasure(GapMeasure measure);
   GapMeasure gapMeasure() const { return gapMeasure_; }
   const timeline::DurationHistogram& queueHistogram() const { return queueHist_; }
+  // The unit the idle-time bars are in ("µs", "ms" or "s": the largest bar
+  // in tens to thousands of it; a 12.8 s trace read 1·10⁷ µs).
+  QString idleUnit() const { return idleUnit_; }
+  // What an empty chart says instead of blank axes ("" when it has bars).
+  QString gapNote() const;
+  QString queueNote() const;
 
   // What clicking bin `bin` (of cause `cause` for gaps) does.
   void activateGapBin(std::size_t bin, analysis::GapCause cause);
@@ -58,6 +65,7 @@ class ChartsPanel : public QWidget {
   void rebuildQueue();
   void styleAxes(QCustomPlot* plot);
   QWidget* gapTab();
+  static QCPItemText* addNote(QCustomPlot* plot);
 
   TraceSession* session_;
   QTabWidget* tabs_;
@@ -65,6 +73,9 @@ class ChartsPanel : public QWidget {
   QCustomPlot* queuePlot_;
   std::array<QCPBars*, analysis::kGapCauseCount> gapBars_{};
   QCPBars* queueBars_ = nullptr;
+  QCPItemText* gapNote_ = nullptr;
+  QCPItemText* queueNote_ = nullptr;
+  QString idleUnit_ = QStringLiteral("µs");
   analysis::GapHistogram gapHist_;
   GapMeasure gapMeasure_ = GapMeasure::IdleTime;
   QComboBox* gapMeasureChoice_ = nullptr;
