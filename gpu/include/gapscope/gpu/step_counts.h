@@ -19,9 +19,9 @@ struct StepCounts {
   std::uint32_t kernels = 0;
   std::uint32_t memcpys = 0;
   std::uint32_t memsets = 0;
-  // GPU busy time (gpu_busy.h) inside the window from the first start to
-  // the last end of those ops, summed over devices: the gap analysis' per-step
-  // busy time.
+  // GPU busy time (gpu_busy.h) inside the step's GPU window
+  // (analysis::kStepWindowText), summed over devices: the gap analysis'
+  // per-step busy time.
   TimeNs gpuBusy = 0;
 };
 
