@@ -20,7 +20,6 @@ std::string percent(double fraction) {
 // The active window under a tenth of the trace is worth a word.
 constexpr TimeNs kLittleGpuWorkRatio = 10;
 
-
 GapCause dominantCause(const IdleByCause& idle) {
   std::size_t best = 0;
   for (std::size_t c = 1; c < kGapCauseCount; ++c)
@@ -49,7 +48,7 @@ void addLittleGpuWork(const GapAnalysis& a, Verdict& v) {
     windows = widestWindow(a.devices);
     span = a.traceSpanNs;
   }
-  if (span <= 0 || windows * kLittleGpuWorkRatio >= span) return;
+  if (span <= 0 || windows >= span / kLittleGpuWorkRatio) return;  // (a product could overflow)
   v.line += "; but the GPU had work only within " + format::formatDuration(windows, format::DurationStyle::Verdict) +
             " of the " + format::formatDuration(span, format::DurationStyle::Verdict) +
             (v.overSteps ? " of its steps" : " trace");
