@@ -147,6 +147,10 @@ TEST(OneGpuBusy, SummaryAndGapsAgreeWithTheJsonOnEveryRealTrace) {
       ++i;
     }
     withGpu += expectedTotal > 0;
+    // One verdict whichever command prints it: --per-step only adds a table.
+    const auto perStep = cliJson({"gaps", path.string(), "--format", "json", "--limit", "0", "--per-step"});
+    EXPECT_EQ(gaps.at("verdict"), perStep.at("verdict"));
+    EXPECT_EQ(gaps.at("verdict"), summary.at("verdict"));
   }
   EXPECT_GE(withGpu, 12);  // the two catapult traces have no GPU
 }
