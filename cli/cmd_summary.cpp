@@ -60,6 +60,13 @@ void printIssues(std::ostream& out, const std::vector<ImportIssue>& issues) {
   out << '\n';
 }
 
+// "3 events lie 13.0 days before the others; without them the trace spans 2.18 s".
+std::string outlyingText(const analysis::OutlyingEvents& o) {
+  return std::to_string(o.count) + (o.count == 1 ? " event lies " : " events lie ") +
+         format::formatDuration(o.gapNs, kTableTime) + (o.before ? " before" : " after") +
+         " the others; without them the trace spans " + format::formatDuration(o.denseEnd - o.denseStart, kTableTime);
+}
+
 void printText(std::ostream& out, const std::string& path, const TraceSummary& s, const GpuBusy& busy,
                const analysis::GapSummary& g) {
   out << "Trace:        " << path << '\n'
@@ -71,6 +78,7 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
       << "Instants:     " << s.instants << '\n'
       << "Counters:     " << s.counters << " series\n"
       << "Span:         " << format::formatDuration(s.span(), kTableTime) << '\n';
+  if (s.outlying.count > 0) out << "Outlying:     " << outlyingText(s.outlying) << '\n';
   if (busy.devices.empty()) out << "GPU busy:     no GPU activity\n";
   for (const auto& d : busy.devices) {
     out << "GPU busy:     " << deviceLabel(d.device) << ": " << format::formatDuration(d.busy, kTableTime)
@@ -90,6 +98,9 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
   j["kernels"] = s.kernels;
   j["flows"] = s.flows;
   j["span_us"] = format::usNumber(s.span());
+  j["outlying_events"] = s.outlying.count;
+  j["outlying_gap_us"] = format::usNumber(s.outlying.gapNs);
+  j["span_without_outlying_us"] = format::usNumber(s.outlying.count > 0 ? s.outlying.denseEnd - s.outlying.denseStart : s.span());
   j["gpu_busy_us"] = format::usNumber(busy.total());
   j["gpu_busy_per_device"] = nlohmann::ordered_json::array();
   for (const auto& d : busy.devices) {
@@ -131,6 +142,10 @@ void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, con
   field("kernels", std::to_string(s.kernels));
   field("flows", std::to_string(s.flows));
   field("span_us", format::exactUs(s.span()));
+  field("outlying_events", std::to_string(s.outlying.count));
+  field("outlying_gap_us", format::exactUs(s.outlying.gapNs));
+  field("span_without_outlying_us",
+        format::exactUs(s.outlying.count > 0 ? s.outlying.denseEnd - s.outlying.denseStart : s.span()));
   field("gpu_busy_us", format::exactUs(busy.total()));
   for (const auto& d : busy.devices) {
     field("gpu_busy_us.gpu" + std::to_string(d.device), format::exactUs(d.busy));

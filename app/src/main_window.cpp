@@ -445,6 +445,15 @@ void MainWindow::showReadBanner(const LoadedTrace& t) {
     text = tr("The file was cut short%1. Shown is everything before the cut.")
                .arg(cut ? QStringLiteral(" (%1)").arg(QString::fromStdString(cut->description)) : QString());
   }
+  const analysis::OutlyingEvents& o = t.analysis->summary().outlying;
+  if (o.count > 0) {
+    if (!text.isEmpty()) text += QLatin1Char(' ');
+    const QString where = o.before ? tr("before") : tr("after");
+    text += (o.count == 1 ? tr("1 event lies %2 %3 the others") : tr("%1 events lie %2 %3 the others").arg(o.count))
+                .arg(durationText(o.gapNs), where) +
+            tr(" (a stray event, or a clock that jumped): the view opens on the others; View > Fit All (0) shows "
+               "them all.");
+  }
   readBannerText_->setText(text);
   readBanner_->setVisible(!text.isEmpty());
 }

@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFontMetricsF>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -231,4 +232,29 @@ TEST(RoughEdges, AnEmptyGapChartSaysWhy) {
   for (const auto& g : w.session()->gaps().gaps) listed += g.stream < 0 && g.dur >= w.session()->minGapNs();
   ASSERT_EQ(listed, 0u);
   EXPECT_TRUE(w.charts()->gapNote().startsWith(QStringLiteral("No device gaps of 1"))) << w.charts()->gapNote().toStdString();
+}
+
+// A trace whose few early events lie 13 days before the rest (catapult's
+// fuchsia trace) opens on the rest, and says so; Fit All shows everything.
+TEST(RoughEdges, ATraceOpensOnItsEventsNotOnAFewFarFromThem) {
+  ensureApp();
+  MainWindow w;
+  w.resize(1280, 800);
+  w.show();
+  ASSERT_TRUE(openIn(w, "public/cat-fuchsia-ns/fuchsia_trace.json.gz"));
+  const analysis::OutlyingEvents& o = w.session()->analysis().summary().outlying;
+  ASSERT_GT(o.count, 0u);
+  const timeline::TimeScale& shown = w.timeline()->scale();
+  EXPECT_LE(shown.start(), o.denseStart);
+  EXPECT_GT(shown.start(), o.denseStart - (o.denseEnd - o.denseStart));  // not reaching back to the early events
+  auto* banner = w.findChild<QWidget*>(QStringLiteral("readErrorBanner"));
+  ASSERT_NE(banner, nullptr);
+  EXPECT_TRUE(banner->isVisible());
+  const QString text = w.findChild<QLabel*>(QStringLiteral("readErrorText"))->text();
+  EXPECT_TRUE(text.startsWith(QStringLiteral("%1 events lie").arg(o.count))) << text.toStdString();
+  w.timeline()->fitAll();
+  EXPECT_LE(w.timeline()->scale().start(), w.session()->trace().minTime());
+  // A trace without outlying events opens on all of it, with no banner.
+  ASSERT_TRUE(openIn(w, "h200/split_stack_eager.json"));
+  EXPECT_FALSE(banner->isVisible());
 }

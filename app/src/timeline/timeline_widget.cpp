@@ -63,7 +63,7 @@ void TimelineWidget::onTraceChanged() {
   scrollY_ = 0;
   rebuildVertical();
   pinSmallGpuGroups();
-  fitAll();
+  fitOpening();
   if (session_->hasTrace()) {
     shownContentStart_ = session_->layout().contentStart();
     shownContentEnd_ = session_->layout().contentEnd();
@@ -198,6 +198,19 @@ void TimelineWidget::fitAll() {
     return;
   }
   fitRange(session_->layout().contentStart(), session_->layout().contentEnd());
+}
+
+// A few events far from all the others (analysis::OutlyingEvents) would
+// leave the others in one pixel column: the trace opens on the others.
+void TimelineWidget::fitOpening() {
+  if (session_->hasTrace()) {
+    const analysis::OutlyingEvents& o = session_->analysis().summary().outlying;
+    if (o.count > 0) {
+      fitRange(o.denseStart, o.denseEnd);
+      return;
+    }
+  }
+  fitAll();
 }
 
 void TimelineWidget::fitRange(TimeNs start, TimeNs end) {

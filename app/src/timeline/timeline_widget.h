@@ -39,6 +39,8 @@ class TimelineWidget : public QWidget {
   // widens it to cover what the other shows.
   void setPanLimits(TimeNs lo, TimeNs hi);
   void fitAll();
+  // What a trace opens on: everything, or the events without a few far from them all.
+  void fitOpening();
   void fitRange(TimeNs start, TimeNs end);  // with a little margin
   void fitSelection();
   void zoomAt(double factor, double x);       // x in widget coordinates

@@ -12,6 +12,21 @@
 
 namespace gapscope::analysis {
 
+// A few events far from all the others (a stray event, a clock that
+// jumped): a 13-day empty stretch in catapult's fuchsia trace left every
+// slice in one pixel column. Found where one empty stretch of the timeline
+// holds at least 90 % of the span and its smaller side at most 1 % of the
+// slices, instants and counter samples; without them the trace spans
+// [denseStart, denseEnd]. count 0: none.
+struct OutlyingEvents {
+  std::uint64_t count = 0;
+  TimeNs gapNs = 0;  // the empty stretch between them and the others
+  TimeNs denseStart = 0;
+  TimeNs denseEnd = 0;
+  bool before = false;  // they lie before the others (else after)
+};
+OutlyingEvents findOutlyingEvents(const Trace& trace);
+
 struct TraceSummary {
   std::uint64_t events = 0;  // trace events read (all phases)
   std::uint64_t tracks = 0;
@@ -25,6 +40,7 @@ struct TraceSummary {
   TimeNs start = 0;             // Trace::minTime()
   TimeNs end = 0;               // Trace::maxTime()
   TimeNs span() const { return end - start; }
+  OutlyingEvents outlying;
   std::vector<ImportIssue> issues;
 };
 

@@ -18,6 +18,7 @@ TraceSummary summarizeTrace(const Trace& trace) {
   }
   summary.start = trace.minTime();
   summary.end = trace.maxTime();
+  summary.outlying = findOutlyingEvents(trace);
   summary.issues = trace.issues.all();
   return summary;
 }
