@@ -43,6 +43,8 @@ ordered_json rankJson(const RankRow& r) {
                       {"idle_by_cause_ns", idleJson(r.idle)},
                       {"straggling_steps", r.stragglingSteps},
                       {"excess_ns", r.excessNs},
+                      {"typical_excess_ns", r.typicalExcessNs},
+                      {"typical_median_ns", r.typicalMedianNs},
                       {"consistently_slow", r.consistentlySlow}};
 }
 
@@ -54,6 +56,7 @@ ordered_json stepJson(const StepRow& s) {
                       {"median_ns", s.medianNs},
                       {"step_time_median_ns", s.stepTimeMedianNs},
                       {"max_wait_ns", s.maxWaitNs},
+                      {"excess_ns", s.excessNs},
                       {"straggling", s.straggling}};
 }
 
@@ -62,6 +65,7 @@ ordered_json causeJson(const ranks::StragglerCause& c) {
                       {"worst_step", c.worstStep},
                       {"excess_ns", c.excessNs},
                       {"extra_idle_ns", idleJson(c.extraIdle)},
+                      {"extra_busy_ns", c.extraBusyNs},
                       {"slower_kernel", c.slowerKernel},
                       {"slower_kernel_extra_ns", c.slowerKernelExtraNs},
                       {"others_waited_ns", c.othersWaitedNs}};
@@ -74,7 +78,6 @@ void printJson(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& 
   j["steps"] = ordered_json::array();
   for (const auto& s : a.steps) j["steps"].push_back(stepJson(s));
   j["usual_excess_ns"] = a.usualExcessNs;
-  j["median_own_time_ns"] = a.medianOwnTimeNs;
   j["stragglers"] = a.stragglers;
   j["causes"] = ordered_json::array();
   for (const auto& c : a.causes) j["causes"].push_back(causeJson(c));
@@ -107,7 +110,7 @@ void printRankTable(std::ostream& out, const RanksAnalysis& a) {
   table.print(out);
   out << "Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n";
   if (std::any_of(a.ranks.begin(), a.ranks.end(), [](const RankRow& r) { return r.consistentlySlow; })) {
-    out << "*: consistently slower, its own time in a typical step over the median rank's by 10%.\n";
+    out << "*: consistently slower, its own time in a typical step over the step's median by 10%.\n";
   }
 }
 
@@ -137,7 +140,7 @@ void printCsv(std::ostream& out, const RanksAnalysis& a) {
   writeCsvRow(out, {"rank", "file", "steps", "step_time_ns", "own_time_ns", "gpu_busy_pct", "busy_ns", "active_ns",
                     "collective_ns", "collective_wait_ns", "collective_transfer_ns", "collectives",
                     "idle_launch_overhead_ns", "idle_synchronization_ns", "idle_queued_ns", "idle_other_ns",
-                    "straggling_steps", "excess_ns", "consistently_slow"});
+                    "straggling_steps", "excess_ns", "consistently_slow", "typical_excess_ns"});
   for (const auto& r : a.ranks) {
     writeCsvRow(out, {std::to_string(r.rank), format::csvText(r.file), std::to_string(r.steps),
                       std::to_string(r.stepTimeNs), std::to_string(r.ownTimeNs), std::to_string(r.gpuBusyPct),
@@ -145,7 +148,7 @@ void printCsv(std::ostream& out, const RanksAnalysis& a) {
                       std::to_string(r.waitNs), std::to_string(r.transferNs), std::to_string(r.collectives),
                       std::to_string(r.idle.ns[0]), std::to_string(r.idle.ns[1]), std::to_string(r.idle.ns[2]),
                       std::to_string(r.idle.ns[3]), std::to_string(r.stragglingSteps), std::to_string(r.excessNs),
-                      r.consistentlySlow ? "1" : "0"});
+                      r.consistentlySlow ? "1" : "0", std::to_string(r.typicalExcessNs)});
   }
 }
 

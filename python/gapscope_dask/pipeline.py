@@ -201,14 +201,14 @@ def analyze_parts(client, parts: Sequence) -> dict:
     steps: List[dict] = []
     stragglers: List[int] = []
     causes: List[dict] = []
-    usual = median_own = 0
+    usual = 0
     if kept_parts:
         latest = tree_reduce(client, S.merge_latest, client.map(S.collective_starts, kept_parts))
         figures = client.map(S.rank_figures, kept_parts, ranks, latest=latest)
         rows = client.gather(client.map(S.figures_row, figures))  # by rank, as kept is
         merged = tree_reduce(client, S.merge_steps, client.map(S.figures_steps, figures)).result()
         steps = S.step_rows(merged)
-        order, usual, median_own = S.mark_stragglers(rows, steps)
+        order, usual = S.mark_stragglers(rows, steps, merged)
         stragglers = [rows[i]["rank"] for i in order]
         causes = [S.cause_without_kernel(rows[i], steps, merged) for i in order]
         if order:
@@ -225,10 +225,9 @@ def analyze_parts(client, parts: Sequence) -> dict:
         "ranks": rows,
         "steps": steps,
         "usual_excess_ns": usual,
-        "median_own_time_ns": median_own,
         "stragglers": stragglers,
         "causes": causes,
-        "verdict": S.verdict_of(rows, steps, stragglers, causes, usual, median_own),
+        "verdict": S.verdict_of(rows, steps, stragglers, causes, usual),
         "notes": notes,
     }
 

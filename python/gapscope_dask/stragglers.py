@@ -23,6 +23,7 @@ STRAGGLER_MIN_NS = 10000  # kStragglerMinNs
 SPREAD_FACTOR = 3.0  # kStragglerSpreadFactor
 SPREAD_MIN_STEPS = 5  # kStragglerSpreadMinSteps
 CONSISTENTLY_SLOW_SHARE = 0.10  # kConsistentlySlowShare
+USUAL_EXCESS_CAP = 0.25  # kUsualExcessCap
 CAUSE_NAMES = ("launch_overhead", "synchronization", "queued", "other")  # gapCauseName
 CAUSE_LABELS = ("launch overhead", "synchronisation", "queued", "other")  # gapCauseLabel
 
@@ -46,9 +47,8 @@ def collective_wait(start: int, dur: int, latest_start: int) -> int:
     return min(max(latest_start - start, 0), max(dur, 0))
 
 
-def exceeds_median(value: int, median: int, share: float = STRAGGLER_SHARE) -> bool:
-    """exceedsMedian."""
-    excess = value - median
+def big_enough(excess: int, median: int, share: float) -> bool:
+    """bigEnough: an excess over STRAGGLER_MIN_NS and `share` of the median it exceeds."""
     return excess > STRAGGLER_MIN_NS and float(excess) > share * float(median)
 
 
@@ -173,9 +173,12 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> d
         "idle_by_cause_ns": dict(zip(CAUSE_NAMES, idle)),
         "straggling_steps": 0,
         "excess_ns": 0,
+        "typical_excess_ns": 0,
+        "typical_median_ns": 0,
         "consistently_slow": False,
     }
-    # Per step number: (rank, own time, step time, wait or None, idle by cause), findStep's step.
+    # Per step number, findStep's step: (rank, own time, step time, wait or None, idle by cause,
+    # busy outside collectives: computeBusy).
     per_step: Dict[int, tuple] = {}
     counts: Dict[int, int] = {}
     for step, _index, _start, _dur in part["collectives"]:
@@ -187,7 +190,8 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> d
         if number not in per_step:
             found = _find_step(steps, number)
             if found is not None:
-                per_step[number] = (rank, own_time(found), found[S_TIME], waits.get(number), tuple(found[S_IDLE]))
+                per_step[number] = (rank, own_time(found), found[S_TIME], waits.get(number), tuple(found[S_IDLE]),
+                                    max(0, found[S_BUSY] - found[S_COLLECTIVE_NS]))
     return {"row": row, "per_step": per_step, "waits": waits, "collective_counts": collective_counts}
 
 
@@ -243,7 +247,7 @@ def step_rows(merged: dict) -> List[dict]:
     for number in sorted(merged["entries"]):
         entries = sorted(merged["entries"][number], key=lambda e: e[0])  # by rank, as the C++ iterates
         slowest_rank, slowest_ns, max_wait = UNKNOWN_RANK, 0, 0
-        for i, (rank, own, _time, wait, _idle) in enumerate(entries):
+        for i, (rank, own, _time, wait, _idle, _busy) in enumerate(entries):
             if i == 0 or own > slowest_ns:
                 slowest_rank, slowest_ns = rank, own
             if wait is not None:
@@ -257,15 +261,19 @@ def step_rows(merged: dict) -> List[dict]:
             "median_ns": median,
             "step_time_median_ns": lower_median(e[2] for e in entries),
             "max_wait_ns": max_wait,
-            "straggling": len(entries) > 1 and exceeds_median(slowest_ns, median),  # the spread is judged after
+            "excess_ns": 0,  # judge_steps sets both, once the ranks' typical excess is known
+            "straggling": False,
         })
     return rows
 
 
 def usual_excess(steps: List[dict]) -> int:
     """usualExcess."""
-    excesses = [s["slowest_ns"] - s["median_ns"] for s in steps if s["ranks"] > 1]
-    return 0 if len(excesses) < SPREAD_MIN_STEPS else lower_median(excesses)
+    excesses = [abs(s["excess_ns"]) for s in steps if s["ranks"] > 1]
+    if len(excesses) < SPREAD_MIN_STEPS:
+        return 0
+    cap = int(USUAL_EXCESS_CAP * float(lower_median(s["median_ns"] for s in steps if s["ranks"] > 1)))
+    return min(lower_median(excesses), cap)
 
 
 def stands_out(excess: int, usual: int) -> bool:
@@ -273,32 +281,57 @@ def stands_out(excess: int, usual: int) -> bool:
     return float(excess) > SPREAD_FACTOR * float(usual)
 
 
-def mark_consistently_slow(rows: List[dict]) -> int:
-    """markConsistentlySlow: returns the median rank's own time."""
-    median = lower_median(row["own_time_ns"] for row in rows)
-    if len(rows) >= 2:
-        for row in rows:
-            row["consistently_slow"] = exceeds_median(row["own_time_ns"], median, CONSISTENTLY_SLOW_SHARE)
-    return median
+def mark_typical_excess(rows: List[dict], steps: List[dict], merged: dict) -> None:
+    """markTypicalExcess: each rank's typical excess over the medians of the steps it shares."""
+    by_rank = {row["rank"]: row for row in rows}
+    excesses: Dict[int, List[int]] = {rank: [] for rank in by_rank}
+    medians: Dict[int, List[int]] = {rank: [] for rank in by_rank}
+    for step in steps:  # in step order, as the C++ walks them
+        if step["ranks"] < 2:
+            continue
+        for entry in merged["entries"][step["step"]]:
+            excesses[entry[0]].append(entry[1] - step["median_ns"])
+            medians[entry[0]].append(step["median_ns"])
+    for rank, row in by_rank.items():
+        row["typical_excess_ns"] = lower_median(excesses[rank])
+        row["typical_median_ns"] = lower_median(medians[rank])
+        row["consistently_slow"] = (len(excesses[rank]) >= SPREAD_MIN_STEPS and
+                                    big_enough(row["typical_excess_ns"], row["typical_median_ns"],
+                                               CONSISTENTLY_SLOW_SHARE))
 
 
-def mark_stragglers(rows: List[dict], steps: List[dict]) -> Tuple[List[int], int, int]:
-    """The spread rule on the steps, each rank's straggling steps and excess,
-    the consistently slow ranks (analyzeRanks); returns the indexes of the
-    stragglers in `rows`, most severe first (stable on rank), the usual
-    excess and the median rank's own time."""
-    usual = usual_excess(steps)
+def judge_steps(rows: List[dict], steps: List[dict]) -> int:
+    """judgeSteps: the step excesses, which steps straggle; returns the usual excess."""
     by_rank = {row["rank"]: row for row in rows}
     for step in steps:
-        step["straggling"] = step["straggling"] and stands_out(step["slowest_ns"] - step["median_ns"], usual)
+        if step["ranks"] < 2:
+            continue
+        slowest = by_rank[step["slowest_rank"]]
+        lag = slowest["typical_excess_ns"] if slowest["consistently_slow"] else 0
+        step["excess_ns"] = step["slowest_ns"] - step["median_ns"] - lag
+    usual = usual_excess(steps)
+    for step in steps:
+        step["straggling"] = (step["ranks"] > 1 and big_enough(step["excess_ns"], step["median_ns"], STRAGGLER_SHARE)
+                              and stands_out(step["excess_ns"], usual))
+    return usual
+
+
+def mark_stragglers(rows: List[dict], steps: List[dict], merged: dict) -> Tuple[List[int], int]:
+    """The ranks' typical excess, the steps' judgement, each rank's
+    straggling steps and excess (analyzeRanks); returns the indexes of the
+    stragglers in `rows`, most severe first (stable on rank), and the usual
+    excess."""
+    mark_typical_excess(rows, steps, merged)
+    usual = judge_steps(rows, steps)
+    by_rank = {row["rank"]: row for row in rows}
+    for step in steps:
         if step["straggling"]:
             row = by_rank[step["slowest_rank"]]
             row["straggling_steps"] += 1
             row["excess_ns"] += step["slowest_ns"] - step["median_ns"]
-    median_own = mark_consistently_slow(rows)
     order = [i for i, row in enumerate(rows) if row["straggling_steps"] > 0 or row["consistently_slow"]]
-    order.sort(key=lambda i: (-rows[i]["excess_ns"], -rows[i]["own_time_ns"]))  # stable: ties in rank order
-    return order, usual, median_own
+    order.sort(key=lambda i: (-rows[i]["excess_ns"], -rows[i]["typical_excess_ns"]))  # stable: ties in rank order
+    return order, usual
 
 
 def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
@@ -322,16 +355,20 @@ def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
         if not found or step_excess > excess:
             found, excess, worst = True, step_excess, step["step"]
     extra = [0, 0, 0, 0]
+    extra_busy = 0
     if found:
-        # extraIdle: its idle by cause in the worst step less the median over the ranks having that step.
+        # extraIdle and extraBusy: its idle by cause and its busy time outside collectives in the
+        # worst step, less the median over the ranks having that step.
         entries = merged["entries"][worst]
-        own_idle = next(e[4] for e in entries if e[0] == rank)
-        extra = [max(0, own_idle[c] - lower_median(e[4][c] for e in entries)) for c in range(4)]
+        own_entry = next(e for e in entries if e[0] == rank)
+        extra = [max(0, own_entry[4][c] - lower_median(e[4][c] for e in entries)) for c in range(4)]
+        extra_busy = max(0, own_entry[5] - lower_median(e[5] for e in entries))
     return {
         "rank": rank,
         "worst_step": worst,
         "excess_ns": excess,
         "extra_idle_ns": dict(zip(CAUSE_NAMES, extra)),
+        "extra_busy_ns": extra_busy,
         "slower_kernel": "",
         "slower_kernel_extra_ns": 0,
         "others_waited_ns": others_waited,
@@ -363,32 +400,36 @@ def cause_phrase(cause: dict) -> str:
     for i in range(1, 4):
         if idle[i] > idle[top]:
             top = i
-    if idle[top] > 0 and idle[top] >= cause["slower_kernel_extra_ns"]:
+    if idle[top] > 0 and idle[top] >= cause["extra_busy_ns"]:
         return _idle_phrase(top, idle[top])
-    if cause["slower_kernel_extra_ns"] > 0:
-        return "its kernel %s took %s longer than the median rank's over the trace" % (
-            cause["slower_kernel"], millis(cause["slower_kernel_extra_ns"]))
+    if cause["extra_busy_ns"] > 0:
+        s = "its GPU was busy outside collectives %s longer than the median rank's" % millis(cause["extra_busy_ns"])
+        if cause["slower_kernel_extra_ns"] > 0:
+            s += " (over the trace its kernel %s took %s longer)" % (
+                cause["slower_kernel"], millis(cause["slower_kernel_extra_ns"]))
+        return s
     return "the time went to CPU work outside its GPU's activity"
 
 
-def _typically_slower(row: dict, median_own: int) -> str:
+def _typically_slower(row: dict) -> str:
     """typicallySlower."""
-    return "consistently slower, %s of own time in a typical step against the median rank's %s" % (
-        millis(row["own_time_ns"]), millis(median_own))
+    s = "consistently slower, %s over the step's median own time" % millis(row["typical_excess_ns"])
+    if row["typical_median_ns"] > 0:
+        s += " (%d%%)" % (row["typical_excess_ns"] * 100 // row["typical_median_ns"])
+    return s + " in a typical step"
 
 
-def _slowness(row: dict, steps: List[dict], median_own: int) -> str:
+def _slowness(row: dict, steps: List[dict]) -> str:
     """slowness."""
     if row["straggling_steps"] == 0:
-        return _typically_slower(row, median_own)
+        return _typically_slower(row)
     s = "slowest in %d of %d steps" % (row["straggling_steps"], len(steps))
     if row["consistently_slow"]:
-        s += ", and " + _typically_slower(row, median_own)
+        s += ", and " + _typically_slower(row)
     return s
 
 
-def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], causes: List[dict],
-               usual: int, median_own: int) -> str:
+def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], causes: List[dict], usual: int) -> str:
     """verdictOf."""
     if not rows:
         return "no ranks"
@@ -406,12 +447,12 @@ def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], cause
     worst = next(s for s in steps if s["step"] == c["worst_step"])
     v = ("rank %d is the straggler: %s; in step %d it took %s longer than the median rank's "
          "%s, and %s; the other ranks waited %s for it in collectives") % (
-        c["rank"], _slowness(by_rank[c["rank"]], steps, median_own), c["worst_step"], millis(c["excess_ns"]),
+        c["rank"], _slowness(by_rank[c["rank"]], steps), c["worst_step"], millis(c["excess_ns"]),
         millis(worst["median_ns"]), cause_phrase(c), millis(c["others_waited_ns"]))
     for i in range(1, len(stragglers)):
         other = by_rank[stragglers[i]]
         if other["straggling_steps"] == 0:
-            how = _typically_slower(other, median_own)
+            how = _typically_slower(other)
         else:
             how = "%d %s%s" % (other["straggling_steps"], "step" if other["straggling_steps"] == 1 else "steps",
                                ", consistently slower" if other["consistently_slow"] else "")

@@ -78,7 +78,7 @@ def render_text(doc: dict) -> bytes:
     out.append(ranks.render())
     out.append(b"Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n")
     if any(r["consistently_slow"] for r in doc["ranks"]):
-        out.append(b"*: consistently slower, its own time in a typical step over the median rank's by 10%.\n")
+        out.append(b"*: consistently slower, its own time in a typical step over the step's median by 10%.\n")
     out.append(b"\n")
     steps = TextTable()
     for header in ("Step", "Ranks", "Slowest rank", "Its own time", "Median own time", "Step time", "Max wait",

@@ -63,15 +63,17 @@ class Pieces(unittest.TestCase):
         self.assertEqual(stragglers.collective_wait(100, 50, 400), 50)
         self.assertEqual(stragglers.collective_wait(100, 50, 90), 0)
         self.assertEqual(stragglers.millis(1234567), "1.235 ms")
-        self.assertFalse(stragglers.exceeds_median(110000, 100000))  # excess 10000: not above kStragglerMinNs
-        self.assertTrue(stragglers.exceeds_median(110001, 100000))
-        self.assertFalse(stragglers.exceeds_median(1100000, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))  # 10 %
-        self.assertTrue(stragglers.exceeds_median(1100001, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))
-        steps = [{"ranks": 4, "slowest_ns": 100 + e, "median_ns": 100} for e in (5, 1, 9, 3)]
+        self.assertFalse(stragglers.big_enough(10000, 100000, stragglers.STRAGGLER_SHARE))  # not above kStragglerMinNs
+        self.assertTrue(stragglers.big_enough(10001, 100000, stragglers.STRAGGLER_SHARE))
+        self.assertFalse(stragglers.big_enough(100000, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))  # 10 %
+        self.assertTrue(stragglers.big_enough(100001, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))
+        steps = [{"ranks": 4, "excess_ns": e, "median_ns": 100} for e in (5, 1, 9, 3)]
         self.assertEqual(stragglers.usual_excess(steps), 0)  # under SPREAD_MIN_STEPS steps: not used
-        steps.append({"ranks": 4, "slowest_ns": 107, "median_ns": 100})
-        steps.append({"ranks": 1, "slowest_ns": 900, "median_ns": 900})  # one rank: no excess to count
+        steps.append({"ranks": 4, "excess_ns": -7, "median_ns": 100})  # how far either way
+        steps.append({"ranks": 1, "excess_ns": 0, "median_ns": 900})  # one rank: not counted
         self.assertEqual(stragglers.usual_excess(steps), 5)
+        steps = [{"ranks": 4, "excess_ns": 30000, "median_ns": 2000} for _ in range(6)]
+        self.assertEqual(stragglers.usual_excess(steps), 500)  # capped at a quarter of the typical median
         self.assertFalse(stragglers.stands_out(15, 5))
         self.assertTrue(stragglers.stands_out(16, 5))
         self.assertTrue(stragglers.is_collective_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"))
@@ -118,7 +120,7 @@ class AgainstCli(unittest.TestCase):
 
     def test_same_document(self):
         cli, dask = json.loads(self.cli_json), json.loads(self.dask_json)
-        self.assertEqual(list(cli), ["ranks", "steps", "usual_excess_ns", "median_own_time_ns", "stragglers", "causes", "verdict", "notes", "warnings",
+        self.assertEqual(list(cli), ["ranks", "steps", "usual_excess_ns", "stragglers", "causes", "verdict", "notes", "warnings",
                                      "errors"])
         self.assertEqual(dask, cli)
         self.assertEqual(self.dask_json, self.cli_json)  # byte for byte

@@ -124,19 +124,27 @@ std::vector<std::int64_t> allStepNumbers(const std::vector<RankTables>& ranks) {
   return {numbers.begin(), numbers.end()};
 }
 
-bool exceedsMedian(TimeNs value, TimeNs median, double share = kStragglerShare) {
-  const TimeNs excess = value - median;
+// An excess over kStragglerMinNs and `share` of the median it exceeds.
+bool bigEnough(TimeNs excess, TimeNs median, double share) {
   return excess > kStragglerMinNs && static_cast<double>(excess) > share * static_cast<double>(median);
 }
 
-// The lower median of the excesses of the steps that two ranks or more
-// have, once there are enough of them to say what is usual; else 0.
+// The lower median of the step excesses of the steps that two ranks or
+// more have, at most kUsualExcessCap of their typical median, once there
+// are enough of them to say what is usual; else 0.
 TimeNs usualExcess(const std::vector<StepRow>& steps) {
   std::vector<TimeNs> excesses;
+  std::vector<TimeNs> medians;
   for (const auto& s : steps) {
-    if (s.ranks > 1) excesses.push_back(s.slowestNs - s.medianNs);
+    if (s.ranks < 2) continue;
+    // How far a step strays either way: a consistently slow rank's step
+    // excess lies about 0, by its typical lag.
+    excesses.push_back(s.excessNs < 0 ? -s.excessNs : s.excessNs);
+    medians.push_back(s.medianNs);
   }
-  return excesses.size() < kStragglerSpreadMinSteps ? 0 : lowerMedian(excesses);
+  if (excesses.size() < kStragglerSpreadMinSteps) return 0;
+  const auto cap = static_cast<TimeNs>(kUsualExcessCap * static_cast<double>(lowerMedian(medians)));
+  return std::min(lowerMedian(excesses), cap);
 }
 
 bool standsOut(TimeNs excess, TimeNs usual) {
@@ -163,17 +171,44 @@ StepRow stepRow(std::int64_t number, const std::vector<RankTables>& ranks, const
   }
   row.medianNs = lowerMedian(owns);
   row.stepTimeMedianNs = lowerMedian(times);
-  row.straggling = row.ranks > 1 && exceedsMedian(row.slowestNs, row.medianNs);  // the spread is judged after
-  return row;
+  return row;  // its excess and whether it straggles come with the ranks' typical excess (judgeSteps)
 }
 
-void markConsistentlySlow(RanksAnalysis& result) {
-  std::vector<TimeNs> owns;
-  for (const auto& row : result.ranks) owns.push_back(row.ownTimeNs);
-  result.medianOwnTimeNs = lowerMedian(owns);
-  if (result.ranks.size() < 2) return;
-  for (auto& row : result.ranks) {
-    row.consistentlySlow = exceedsMedian(row.ownTimeNs, result.medianOwnTimeNs, kConsistentlySlowShare);
+// Each rank's typical excess over the medians of the steps it shares with
+// another rank, and whether that makes it consistently slow.
+void markTypicalExcess(RanksAnalysis& result, const std::vector<RankTables>& ranks,
+                       const std::vector<WaitByStep>& waits) {
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    std::vector<TimeNs> excesses;
+    std::vector<TimeNs> medians;
+    for (const auto& row : result.steps) {
+      const RankStep* own = row.ranks < 2 ? nullptr : findStep(ranks[i], row.step);
+      if (!own) continue;
+      excesses.push_back(ownTime(*own, waits[i]) - row.medianNs);
+      medians.push_back(row.medianNs);
+    }
+    RankRow& r = result.ranks[i];
+    r.typicalExcessNs = lowerMedian(excesses);
+    r.typicalMedianNs = lowerMedian(medians);
+    r.consistentlySlow = excesses.size() >= kStragglerSpreadMinSteps &&
+                         bigEnough(r.typicalExcessNs, r.typicalMedianNs, kConsistentlySlowShare);
+  }
+}
+
+// The step excess of every step, the usual one, and which steps straggle.
+void judgeSteps(RanksAnalysis& result) {
+  std::map<std::int64_t, const RankRow*> rowOfRank;
+  for (const auto& r : result.ranks) rowOfRank[r.rank] = &r;
+  for (auto& s : result.steps) {
+    if (s.ranks < 2) continue;
+    // A consistently slow rank's usual lag is not the step's doing.
+    const RankRow* slowest = rowOfRank.at(s.slowestRank);
+    s.excessNs = s.slowestNs - s.medianNs - (slowest->consistentlySlow ? slowest->typicalExcessNs : 0);
+  }
+  result.usualExcessNs = usualExcess(result.steps);
+  for (auto& s : result.steps) {
+    s.straggling = s.ranks > 1 && bigEnough(s.excessNs, s.medianNs, kStragglerShare) &&
+                   standsOut(s.excessNs, result.usualExcessNs);
   }
 }
 
@@ -188,6 +223,18 @@ analysis::IdleByCause extraIdle(const RankTables& straggler, std::int64_t step, 
     extra.ns[c] = std::max<TimeNs>(0, own->idle.ns[c] - lowerMedian(values));
   }
   return extra;
+}
+
+// GPU busy time outside collectives: a rank waiting for the others spins
+// in its collective kernels, which keeps its GPU "busy" too.
+TimeNs computeBusy(const RankStep& s) { return std::max<TimeNs>(0, s.busyNs - s.collectiveNs); }
+
+TimeNs extraBusy(const RankTables& straggler, std::int64_t step, const std::vector<RankTables>& ranks) {
+  std::vector<TimeNs> values;
+  for (const auto& r : ranks) {
+    if (const RankStep* s = findStep(r, step)) values.push_back(computeBusy(*s));
+  }
+  return std::max<TimeNs>(0, computeBusy(*findStep(straggler, step)) - lowerMedian(values));
 }
 
 void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ranks, StragglerCause& cause) {
@@ -236,7 +283,10 @@ StragglerCause causeOf(std::size_t index, const RanksAnalysis& result, const std
       cause.worstStep = step.step;
     }
   }
-  if (found) cause.extraIdle = extraIdle(straggler, cause.worstStep, ranks);
+  if (found) {
+    cause.extraIdle = extraIdle(straggler, cause.worstStep, ranks);
+    cause.extraBusyNs = extraBusy(straggler, cause.worstStep, ranks);
+  }
   slowerKernel(straggler, ranks, cause);
   return cause;
 }
@@ -246,34 +296,38 @@ std::string idlePhrase(std::size_t cause, TimeNs extraNs) {
          millis(extraNs) + " longer than the median rank's";
 }
 
-// The larger of the two: the idle cause that grew most in the worst step,
-// or the kernel that took longer over the trace (a rank busy with more GPU
-// work idles no longer than the others, so its idle cannot say why).
+// In the worst step, the larger of the two: the idle cause that grew most,
+// or the GPU's extra busy time (a rank busy with more GPU work idles no
+// longer than the others), with the kernel that took longer over the trace.
 std::string causePhrase(const StragglerCause& c) {
   std::size_t top = 0;
   for (std::size_t i = 1; i < kGapCauseCount; ++i) {
     if (c.extraIdle.ns[i] > c.extraIdle.ns[top]) top = i;
   }
   const TimeNs idle = c.extraIdle.ns[top];
-  if (idle > 0 && idle >= c.slowerKernelExtraNs) return idlePhrase(top, idle);
-  if (c.slowerKernelExtraNs > 0) {
-    return "its kernel " + c.slowerKernel + " took " + millis(c.slowerKernelExtraNs) +
-           " longer than the median rank's over the trace";
+  if (idle > 0 && idle >= c.extraBusyNs) return idlePhrase(top, idle);
+  if (c.extraBusyNs > 0) {
+    std::string s = "its GPU was busy outside collectives " + millis(c.extraBusyNs) + " longer than the median rank's";
+    if (c.slowerKernelExtraNs > 0) {
+      s += " (over the trace its kernel " + c.slowerKernel + " took " + millis(c.slowerKernelExtraNs) + " longer)";
+    }
+    return s;
   }
   return "the time went to CPU work outside its GPU's activity";
 }
 
-std::string typicallySlower(const RankRow& row, TimeNs medianOwnNs) {
-  return "consistently slower, " + millis(row.ownTimeNs) + " of own time in a typical step against the median rank's " +
-         millis(medianOwnNs);
+std::string typicallySlower(const RankRow& row) {
+  std::string s = "consistently slower, " + millis(row.typicalExcessNs) + " over the step's median own time";
+  if (row.typicalMedianNs > 0) s += " (" + std::to_string(row.typicalExcessNs * 100 / row.typicalMedianNs) + "%)";
+  return s + " in a typical step";
 }
 
 // How a straggler is slow: in which steps, and whether in a typical one.
 std::string slowness(const RankRow& row, const RanksAnalysis& r) {
-  if (row.stragglingSteps == 0) return typicallySlower(row, r.medianOwnTimeNs);
+  if (row.stragglingSteps == 0) return typicallySlower(row);
   std::string s = "slowest in " + std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
                   " steps";
-  if (row.consistentlySlow) s += ", and " + typicallySlower(row, r.medianOwnTimeNs);
+  if (row.consistentlySlow) s += ", and " + typicallySlower(row);
   return s;
 }
 
@@ -300,7 +354,7 @@ std::string verdictOf(const RanksAnalysis& r) {
                   "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives";
   for (std::size_t i = 1; i < r.stragglers.size(); ++i) {
     const RankRow& other = rowOf(r.stragglers[i]);
-    std::string how = other.stragglingSteps == 0 ? typicallySlower(other, r.medianOwnTimeNs)
+    std::string how = other.stragglingSteps == 0 ? typicallySlower(other)
                                                  : std::to_string(other.stragglingSteps) +
                                                        (other.stragglingSteps == 1 ? " step" : " steps") +
                                                        (other.consistentlySlow ? ", consistently slower" : "");
@@ -342,26 +396,25 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
     for (const auto& [step, wait] : waits[i]) result.waits.push_back({ranks[i].rank, step, wait});
   }
   for (std::int64_t number : allStepNumbers(ranks)) result.steps.push_back(stepRow(number, ranks, waits));
-  result.usualExcessNs = usualExcess(result.steps);
-  for (auto& step : result.steps) {
-    step.straggling = step.straggling && standsOut(step.slowestNs - step.medianNs, result.usualExcessNs);
+  markTypicalExcess(result, ranks, waits);
+  judgeSteps(result);
+  for (const auto& step : result.steps) {
     if (!step.straggling) continue;
     auto row = std::find_if(result.ranks.begin(), result.ranks.end(),
                             [&](const RankRow& x) { return x.rank == step.slowestRank; });
     ++row->stragglingSteps;
     row->excessNs += step.slowestNs - step.medianNs;
   }
-  markConsistentlySlow(result);
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < result.ranks.size(); ++i) {
     if (result.ranks[i].stragglingSteps > 0 || result.ranks[i].consistentlySlow) order.push_back(i);
   }
   // Ranks with straggling steps have an excess; the consistently slow
-  // ones without follow, by their own time.
+  // ones without follow, by their typical excess.
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const RankRow& x = result.ranks[a];
     const RankRow& y = result.ranks[b];
-    return x.excessNs != y.excessNs ? x.excessNs > y.excessNs : x.ownTimeNs > y.ownTimeNs;
+    return x.excessNs != y.excessNs ? x.excessNs > y.excessNs : x.typicalExcessNs > y.typicalExcessNs;
   });
   for (std::size_t i : order) {
     result.stragglers.push_back(result.ranks[i].rank);

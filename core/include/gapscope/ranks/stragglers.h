@@ -12,20 +12,27 @@
 //   own time    step time less the rank's wait in the step: what the step
 //               would have taken had no other rank held it up
 //   slowest     per step, the rank with the longest own time (ties: lowest rank)
-//   excess      of a step: the slowest own time less the median own time
-//   straggling  a step whose excess is over kStragglerShare of the median
-//               and kStragglerMinNs, and, once kStragglerSpreadMinSteps steps
-//               have two ranks or more, over kStragglerSpreadFactor times the
-//               usual excess (the lower median of the steps' excesses): on a
-//               real job some rank is always a little slower, by a share of
-//               a short step that would make every step "straggling"
-//   consistently slow  a rank whose own time (lower median over its steps)
-//               is over the median rank's by kConsistentlySlowShare and
-//               kStragglerMinNs: slower in a typical step, not only in some
+//   excess      of a rank in a step (of two ranks or more): its own time less
+//               the step's lower-median own time
+//   typical excess  of a rank: the lower median of its excesses over its
+//               steps; consistently slow: over kConsistentlySlowShare of its
+//               steps' typical median and kStragglerMinNs, with
+//               kStragglerSpreadMinSteps such steps or more
+//   step excess the slowest rank's excess, less its typical excess when it
+//               is consistently slow: what the step adds to the rank's usual
+//               lag, so such a rank does not make every step straggle
+//   straggling  a step whose step excess is over kStragglerShare of its
+//               median and kStragglerMinNs, and, once kStragglerSpreadMinSteps
+//               steps have two ranks or more, over kStragglerSpreadFactor
+//               times the usual excess: the lower median of the step excesses,
+//               at most kUsualExcessCap of the steps' typical median (on a
+//               real job some rank is always a little slower, by a share of a
+//               short step that would make every step "straggling"; the cap
+//               keeps stalls in most steps from raising the bar over them)
 //   straggler   a rank that is the slowest in at least one straggling step,
 //               or consistently slow; most severe first: the largest summed
 //               excess in its straggling steps, then the consistently slow
-//               ones by their own time
+//               ones by their typical excess
 #pragma once
 
 #include <cstdint>
@@ -41,6 +48,7 @@ inline constexpr TimeNs kStragglerMinNs = 10000;
 inline constexpr double kStragglerSpreadFactor = 3.0;
 inline constexpr std::size_t kStragglerSpreadMinSteps = 5;
 inline constexpr double kConsistentlySlowShare = 0.10;
+inline constexpr double kUsualExcessCap = 0.25;
 
 struct RankRow {
   std::int64_t rank = kUnknownRank;
@@ -58,7 +66,9 @@ struct RankRow {
   std::uint64_t collectives = 0;
   std::uint64_t stragglingSteps = 0;  // steps in which it was the slowest rank, by the straggler rule
   TimeNs excessNs = 0;  // its own time over the step's median, summed over those steps
-  bool consistentlySlow = false;  // ownTimeNs over the median rank's by the rule above
+  TimeNs typicalExcessNs = 0;     // lower median of its excesses over the steps' medians (0: no shared step)
+  TimeNs typicalMedianNs = 0;     // lower median of the medians of those steps
+  bool consistentlySlow = false;  // typicalExcessNs large enough, by the rule above
 };
 
 struct StepRow {
@@ -69,7 +79,8 @@ struct StepRow {
   TimeNs medianNs = 0;          // lower median of the ranks' own times
   TimeNs stepTimeMedianNs = 0;  // lower median of the ranks' step times
   TimeNs maxWaitNs = 0;         // the longest any rank waited in the step's collectives
-  bool straggling = false;      // slowestNs exceeds the median by the straggler rule
+  TimeNs excessNs = 0;          // the step excess (above): beyond the slowest rank's usual lag
+  bool straggling = false;      // excessNs large enough, by the straggler rule
 };
 
 // What held the straggler up in its worst step, against the median rank.
@@ -82,6 +93,11 @@ struct StragglerCause {
   TimeNs excessNs = 0;  // own time over the step's median own time
   // Its device idle in that step by cause, less the median rank's.
   analysis::IdleByCause extraIdle;
+  // Its GPU busy time outside collectives in that step (busy less its
+  // collectives' time: a rank that waits spins in them) less the median
+  // rank's, 0 when not more: a rank busy with more GPU work idles no longer
+  // than the others.
+  TimeNs extraBusyNs = 0;
   // The kernel, collectives left out (their time beyond the median is
   // waiting, counted apart), with the largest total time over the median
   // rank's total for the same name (whole trace); empty when none is slower.
@@ -102,10 +118,9 @@ struct RanksAnalysis {
   std::vector<RankRow> ranks;      // by rank
   std::vector<RankStepWait> waits;  // by rank, then step: the heat map's cells
   std::vector<StepRow> steps;      // by step number
-  // Lower median of the excesses of the steps with two ranks or more (0
-  // under kStragglerSpreadMinSteps of them, when it is not used).
+  // The usual step excess (0 under kStragglerSpreadMinSteps steps of two
+  // ranks or more, when it is not used).
   TimeNs usualExcessNs = 0;
-  TimeNs medianOwnTimeNs = 0;  // lower median of the ranks' ownTimeNs
   std::vector<std::int64_t> stragglers;  // most severe first
   std::vector<StragglerCause> causes;    // one per straggler, same order
   std::string verdict;
