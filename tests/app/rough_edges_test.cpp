@@ -40,6 +40,13 @@ bool openIn(MainWindow& w, const char* file) {
   return w.openTrace(testData(file)) && waitUntil([&] { return loaded.count() > 0; });
 }
 
+// The window shown at 1280 x 800 with `file` open.
+bool showWith(MainWindow& w, const char* file) {
+  w.resize(1280, 800);
+  w.show();
+  return openIn(w, file);
+}
+
 // The largest gap of a trace with deep stacks: its CPU work has long names.
 std::uint32_t largestGap(const TraceSession& s) {
   std::uint32_t pick = kNoIndex;
@@ -68,9 +75,7 @@ void expectValuesInView(DetailsPanel* details) {
 TEST(RoughEdges, DetailsValuesStayInViewAndWholeInTheirTooltips) {
   ensureApp();
   MainWindow w;
-  w.resize(1280, 800);
-  w.show();
-  ASSERT_TRUE(openIn(w, "h100/train_adam_stack.json"));
+  ASSERT_TRUE(showWith(w, "h100/train_adam_stack.json"));
   w.session()->focusGap(largestGap(*w.session()));
   expectValuesInView(w.details());
   for (QAction* a : w.findChildren<QAction*>())
@@ -125,8 +130,7 @@ TEST(RoughEdges, DocksLeaveTheTimelineRoomOnASmallScreenAndInTheLayoutSavedThere
 TEST(RoughEdges, TheUtilisationStripFollowsTheDarkTheme) {
   ensureApp();
   MainWindow w;
-  w.show();
-  ASSERT_TRUE(openIn(w, "h200/split_stack_eager.json"));
+  ASSERT_TRUE(showWith(w, "h200/split_stack_eager.json"));
   auto pick = [&](const QString& theme) {
     for (QAction* a : w.findChildren<QAction*>())
       if (a->text() == theme) a->trigger();
@@ -150,9 +154,7 @@ TEST(RoughEdges, TheUtilisationStripsStepLabelsNeverOverlap) {
   // A DDP rank: 2 ms steps beside two of 32 ms, the whole trace in view.
   ensureApp();
   MainWindow w;
-  w.resize(1280, 800);
-  w.show();
-  ASSERT_TRUE(openIn(w, "h100-ddp/torch/rank-0.json.gz"));
+  ASSERT_TRUE(showWith(w, "h100-ddp/torch/rank-0.json.gz"));
   w.timeline()->fitAll();
   UtilisationStrip* strip = w.findChild<UtilisationStrip*>();
   ASSERT_TRUE(waitUntil([&] { return !strip->markedSteps().empty(); }, 2000));
@@ -200,8 +202,7 @@ TEST(RoughEdges, AboutSaysWhatThisBuildIs) {
 TEST(RoughEdges, TheGapChartReadsInAUnitThatFitsItsBars) {
   ensureApp();
   MainWindow w;
-  w.show();
-  ASSERT_TRUE(openIn(w, "public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz"));
+  ASSERT_TRUE(showWith(w, "public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz"));
   ChartsPanel* charts = w.charts();
   EXPECT_EQ(charts->idleUnit(), QStringLiteral("s"));
   EXPECT_EQ(charts->gapPlot()->yAxis->label(), QStringLiteral("idle time (s)"));
@@ -226,8 +227,7 @@ TEST(RoughEdges, TheGapChartReadsInAUnitThatFitsItsBars) {
 TEST(RoughEdges, AnEmptyGapChartSaysWhy) {
   ensureApp();
   MainWindow w;
-  w.show();
-  ASSERT_TRUE(openIn(w, "public/hta-triton-example/triton_example.json.gz"));
+  ASSERT_TRUE(showWith(w, "public/hta-triton-example/triton_example.json.gz"));
   std::size_t listed = 0;
   for (const auto& g : w.session()->gaps().gaps) listed += g.stream < 0 && g.dur >= w.session()->minGapNs();
   ASSERT_EQ(listed, 0u);
@@ -239,9 +239,7 @@ TEST(RoughEdges, AnEmptyGapChartSaysWhy) {
 TEST(RoughEdges, ATraceOpensOnItsEventsNotOnAFewFarFromThem) {
   ensureApp();
   MainWindow w;
-  w.resize(1280, 800);
-  w.show();
-  ASSERT_TRUE(openIn(w, "public/cat-fuchsia-ns/fuchsia_trace.json.gz"));
+  ASSERT_TRUE(showWith(w, "public/cat-fuchsia-ns/fuchsia_trace.json.gz"));
   const analysis::OutlyingEvents& o = w.session()->analysis().summary().outlying;
   ASSERT_GT(o.count, 0u);
   const timeline::TimeScale& shown = w.timeline()->scale();
