@@ -7,8 +7,11 @@
 #include <string>
 #include <vector>
 
+#include <filesystem>
+
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/calltree/call_tree.h"
+#include "gapscope/io/chrome_reader.h"
 #include "gapscope/report/report.h"
 #include "trace_maker.h"
 
@@ -278,6 +281,57 @@ TEST(CallTree, MergedStepsAreOneNode) {
   EXPECT_EQ(bu.tree.nodes[opUp->children[0]].cpuNs.self, 800);
   // Without the option each step is its own root.
   EXPECT_EQ(buildCallTree(trace, analysis::analyzeGaps(trace)).threads[0].roots.size(), 2u);
+}
+
+// A record_function range opens in the Python frame of its __enter__ and
+// outlives it (the layout spills it). Its node hangs under the frame that
+// holds it whole, and it has no self time of its own: the frames and
+// operators nested where it lies hold that time. Thread: loop [0, 1000)
+// holds enter [10, 20), which opens the range step [15, 900); work [30, 800)
+// runs in the loop meanwhile.
+TEST(CallTree, ASpilledRangeHangsUnderTheFrameThatHoldsItAndCountsNoSelfTime) {
+  TraceMaker m;
+  m.cpu("loop", "python_function", 0, 1000);
+  m.cpu("enter", "python_function", 10, 10);
+  m.cpu("step", "user_annotation", 15, 885);
+  m.cpu("work", "cpu_op", 30, 770);
+  const Trace t = m.finish();
+  const CallTree tree = buildCallTree(t, analysis::analyzeGaps(t));
+  const CallNode* step = nodeAt(t, tree, 0, {"loop", "step"});
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->cpuNs.total, 885);
+  EXPECT_EQ(step->cpuNs.self, 0);
+  EXPECT_EQ(nodeAt(t, tree, 0, {"loop", "enter", "step"}), nullptr);
+  // The loop's self time is what no nested slice covers: 1000 - 10 (enter) - 770 (work).
+  EXPECT_EQ(nodeAt(t, tree, 0, {"loop"})->cpuNs.self, 1000 - 10 - 770);
+  std::int64_t self = 0;
+  for (const CallNode& n : tree.nodes) self += n.cpuNs.self;
+  EXPECT_EQ(self, 1000);  // the thread ran 1000 ns, and its nodes' self times say so
+}
+
+// On every real trace, each thread's self times add up to its roots' total:
+// no time is counted twice (the H100 Adam trace's main thread read 55.2 ms
+// bottom-up against 19.2 ms top-down while spilled ranges kept their own).
+TEST(CallTree, SelfTimesAddUpToTheRootsOnEveryRealTrace) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(GAPSCOPE_TEST_DATA_DIR)) {
+    const std::string path = entry.path().string();
+    if (!(path.ends_with(".json") || path.ends_with(".json.gz")) || path.find(".oracle.") != std::string::npos) continue;
+    SCOPED_TRACE(path);
+    io::LoadResult loaded = io::loadChromeTrace(path);
+    if (!loaded.trace) continue;
+    const Trace& t = *loaded.trace;
+    const CallTree tree = buildCallTree(t, analysis::analyzeGaps(t));
+    std::vector<std::int64_t> self(tree.threads.size(), 0);
+    for (const CallNode& n : tree.nodes) self[n.thread] += n.cpuNs.self;
+    for (std::size_t th = 0; th < tree.threads.size(); ++th) {
+      std::int64_t roots = 0;
+      for (std::uint32_t r : tree.threads[th].roots) roots += tree.nodes[r].cpuNs.total;
+      EXPECT_EQ(self[th], roots) << "thread " << th;
+    }
+    for (const CallNode& n : tree.nodes) {
+      if (n.parent != kNoIndex) EXPECT_LE(n.cpuNs.total, tree.nodes[n.parent].cpuNs.total) << t.str(n.name);
+    }
+  }
 }
 
 TEST(CallTree, MetricNamesRoundTrip) {
