@@ -401,9 +401,14 @@ TEST_F(OpenWindow, ASyntaxErrorPartWayShowsWhatCameBeforeWithABanner) {
   EXPECT_TRUE(banner->isVisible());
   const QString text = w().findChild<QLabel*>(QStringLiteral("readErrorText"))->text();
   EXPECT_TRUE(text.contains(QStringLiteral("half.json:%1:").arg(line))) << text.toStdString();
+  // The verdict is of the part read, and says so.
+  auto* verdict = w().findChild<QLabel*>(QStringLiteral("verdict"));
+  ASSERT_NE(verdict, nullptr);
+  EXPECT_TRUE(verdict->text().startsWith(QStringLiteral("In the part read: "))) << verdict->text().toStdString();
   // A good file afterwards: no banner.
   ASSERT_TRUE(open(testData(kSplitStack)));
   EXPECT_FALSE(banner->isVisible());
+  EXPECT_FALSE(verdict->text().startsWith(QStringLiteral("In the part read"))) << verdict->text().toStdString();
 }
 
 TEST_F(OpenWindow, CancellingALoadKeepsTheOpenTrace) {

@@ -124,7 +124,11 @@ void TimelineView::updateLegend() {
       ++count[c];
       idle[c] += g.dur;
     }
-    verdict_->setText(QString::fromStdString(session_->gaps().verdict.line));
+    // A file read only in part (the banner says where): the verdict is the part's.
+    const LoadedTrace& loaded = session_->loaded();
+    const bool partial = loaded.truncated || !loaded.readError.isEmpty();
+    verdict_->setText((partial ? tr("In the part read: ") : QString()) +
+                      QString::fromStdString(session_->gaps().verdict.line));
   } else {
     verdict_->setText(QString());
   }
