@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
@@ -255,4 +256,26 @@ TEST(RoughEdges, ATraceOpensOnItsEventsNotOnAFewFarFromThem) {
   // A trace without outlying events opens on all of it, with no banner.
   ASSERT_TRUE(openIn(w, "h200/split_stack_eager.json"));
   EXPECT_FALSE(banner->isVisible());
+}
+
+// The kernel and operator tables' name column takes the room the other
+// columns leave: kernel names are long signatures, and cut to a fixed
+// width two different kernels read alike beside blank space.
+TEST(RoughEdges, TheNameColumnTakesTheRoomTheOthersLeave) {
+  ensureApp();
+  MainWindow w;
+  ASSERT_TRUE(showWith(w, "h200/combined_eager.json"));
+  for (const char* name : {"kernelTable", "opsTable"}) {
+    SCOPED_TRACE(name);
+    auto* view = w.findChild<QTableView*>(QString::fromLatin1(name));
+    ASSERT_NE(view, nullptr);
+    view->resize(1800, 300);
+    QCoreApplication::processEvents();
+    int widths = 0;
+    for (int c = 0; c < view->model()->columnCount(); ++c) widths += view->isColumnHidden(c) ? 0 : view->columnWidth(c);
+    EXPECT_GE(widths, view->viewport()->width() - 1);
+    view->resize(500, 300);
+    QCoreApplication::processEvents();
+    EXPECT_GE(view->columnWidth(0), 300);  // never below its least width
+  }
 }

@@ -1,6 +1,7 @@
 #include "panels/analysis_panels.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QCoreApplication>
 #include <QLineEdit>
 #include <QHBoxLayout>
@@ -38,9 +39,44 @@ std::vector<std::uint32_t> occurrences(const Trace& t, const std::string& name, 
   return found;
 }
 
+// The name column takes the room the other columns leave, `minWidth` at
+// least: kernel names are long signatures, and cut to 340 px they read alike
+// (two tanh and clamp kernels) beside a fifth of the table left blank.
+class NameColumnFill : public QObject {
+ public:
+  NameColumnFill(QTableView* view, int column, int minWidth)
+      : QObject(view), view_(view), column_(column), minWidth_(minWidth) {
+    setObjectName(kName);
+    view->viewport()->installEventFilter(this);
+  }
+  static constexpr const char* kName = "nameColumnFill";
+  void apply() {
+    int others = 0;
+    for (int c = 0; c < view_->model()->columnCount(); ++c) {
+      if (c != column_ && !view_->isColumnHidden(c)) others += view_->columnWidth(c);
+    }
+    view_->setColumnWidth(column_, std::max(minWidth_, view_->viewport()->width() - others));
+  }
+
+ protected:
+  bool eventFilter(QObject*, QEvent* event) override {
+    if (event->type() == QEvent::Resize) apply();
+    return false;
+  }
+
+ private:
+  QTableView* view_;
+  int column_;
+  int minWidth_;
+};
+
 void sizeColumns(QTableView* view, int nameColumn, int nameWidth) {
   view->resizeColumnsToContents();
-  view->setColumnWidth(nameColumn, nameWidth);
+  // Found by name: without Q_OBJECT a typed findChild would take any child.
+  auto* fill = static_cast<NameColumnFill*>(view->findChild<QObject*>(QString::fromLatin1(NameColumnFill::kName),
+                                                                      Qt::FindDirectChildrenOnly));
+  if (!fill) fill = new NameColumnFill(view, nameColumn, nameWidth);
+  fill->apply();
 }
 
 }  // namespace
