@@ -415,6 +415,7 @@ QWidget* MainWindow::buildReadBanner() {
   QPalette p = banner->palette();
   p.setColor(QPalette::Window, QColor(0xFF, 0xE8, 0xB0));
   p.setColor(QPalette::WindowText, QColor(0x3A, 0x2A, 0x00));
+  p.setColor(QPalette::ButtonText, QColor(0x3A, 0x2A, 0x00));  // the close button: dark on the light banner in either theme
   banner->setPalette(p);
   auto* row = new QHBoxLayout(banner);
   row->setContentsMargins(8, 4, 4, 4);
