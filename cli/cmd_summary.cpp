@@ -100,7 +100,7 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
   j["span_us"] = format::usNumber(s.span());
   j["outlying_events"] = s.outlying.count;
   j["outlying_gap_us"] = format::usNumber(s.outlying.gapNs);
-  j["span_without_outlying_us"] = format::usNumber(s.outlying.count > 0 ? s.outlying.denseEnd - s.outlying.denseStart : s.span());
+  j["span_without_outlying_us"] = format::usNumber(s.spanWithoutOutlying());
   j["gpu_busy_us"] = format::usNumber(busy.total());
   j["gpu_busy_per_device"] = nlohmann::ordered_json::array();
   for (const auto& d : busy.devices) {
@@ -144,8 +144,7 @@ void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, con
   field("span_us", format::exactUs(s.span()));
   field("outlying_events", std::to_string(s.outlying.count));
   field("outlying_gap_us", format::exactUs(s.outlying.gapNs));
-  field("span_without_outlying_us",
-        format::exactUs(s.outlying.count > 0 ? s.outlying.denseEnd - s.outlying.denseStart : s.span()));
+  field("span_without_outlying_us", format::exactUs(s.spanWithoutOutlying()));
   field("gpu_busy_us", format::exactUs(busy.total()));
   for (const auto& d : busy.devices) {
     field("gpu_busy_us.gpu" + std::to_string(d.device), format::exactUs(d.busy));

@@ -27,6 +27,8 @@ struct LoadedTrace : timeline::ViewedTrace {
   double seconds = 0;      // time to read and analyse
 
   bool valid() const { return trace != nullptr; }
+  // Only the part before a fault or a cut was read: its figures are the part's.
+  bool readInPart() const { return truncated || !readError.isEmpty(); }
   const analysis::GapAnalysis& gaps() const { return analysis->gaps(); }
   // The tables, kept alive by the analysis that holds them.
   std::shared_ptr<const analysis::OpTable> ops() const { return {analysis, &analysis->ops()}; }

@@ -125,9 +125,7 @@ void TimelineView::updateLegend() {
       idle[c] += g.dur;
     }
     // A file read only in part (the banner says where): the verdict is the part's.
-    const LoadedTrace& loaded = session_->loaded();
-    const bool partial = loaded.truncated || !loaded.readError.isEmpty();
-    verdict_->setText((partial ? tr("In the part read: ") : QString()) +
+    verdict_->setText((session_->loaded().readInPart() ? tr("In the part read: ") : QString()) +
                       QString::fromStdString(session_->gaps().verdict.line));
   } else {
     verdict_->setText(QString());

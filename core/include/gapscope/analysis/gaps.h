@@ -249,16 +249,14 @@ struct GpuTotals {
 GpuTotals totalsOf(const std::vector<UtilizationStats>& devices);
 GpuTotals totalsOverSteps(const std::vector<StepStats>& steps);
 
-// Per device, over what the verdict speaks of (Verdict below): the steps'
-// GPU windows when the steps hold GPU work, else the whole trace's active
-// window; by device. The verdict and the report's rules read these.
+// Per device, by device: the totals of `devices` (the whole trace's active
+// windows), or with `steps` the totals of the steps' windows on each device.
 struct DeviceTotals {
   std::int32_t device = -1;
   GpuTotals totals;
 };
-bool stepsHoldGpuWork(const std::vector<StepStats>& steps);
-std::vector<DeviceTotals> verdictDeviceTotals(const std::vector<UtilizationStats>& devices,
-                                              const std::vector<StepStats>& steps);
+std::vector<DeviceTotals> deviceTotals(const std::vector<UtilizationStats>& devices,
+                                       const std::vector<StepStats>* steps);
 // " of the steps' GPU windows" or " of the active window".
 const char* verdictWindowText(bool overSteps);
 
@@ -312,6 +310,10 @@ struct GapAnalysis {
   // Other notes worth a line in the output (e.g. GPU ops without a launch).
   std::vector<std::string> notes;
 };
+
+// Per device, over what the analysis' verdict speaks of (Verdict::overSteps):
+// the report's rules measure over the same.
+std::vector<DeviceTotals> verdictDeviceTotals(const GapAnalysis& analysis);
 
 // `busy` is the trace's GPU busy time (computeGpuBusy); the first form
 // computes it first.

@@ -41,6 +41,8 @@ struct TraceSummary {
   TimeNs end = 0;               // Trace::maxTime()
   TimeNs span() const { return end - start; }
   OutlyingEvents outlying;
+  // The span without the outlying events (the span when there are none).
+  TimeNs spanWithoutOutlying() const { return outlying.count > 0 ? outlying.denseEnd - outlying.denseStart : span(); }
   std::vector<ImportIssue> issues;
 };
 

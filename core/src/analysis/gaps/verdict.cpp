@@ -63,9 +63,9 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
     v.line = a.noGpuReason.empty() ? "no GPU activity" : a.noGpuReason;
     return v;
   }
-  v.overSteps = stepsHoldGpuWork(a.steps);
-  GpuTotals t;
-  for (const DeviceTotals& d : verdictDeviceTotals(a.devices, a.steps)) t.add(d.totals);
+  GpuTotals t = totalsOverSteps(a.steps);
+  v.overSteps = t.active > 0;  // steps that hold GPU work
+  if (!v.overSteps) t = totalsOf(a.devices);
   const std::string window = verdictWindowText(v.overSteps);
   v.estimatedSavingNs = t.idle[GapCause::LaunchOverhead];
   if (t.active <= 0) {
@@ -113,11 +113,7 @@ Verdict makeVerdict(const GapAnalysis& a, const GapOptions& options) {
 
 }  // namespace gaps_detail
 
-void GpuTotals::add(const UtilizationStats& d) {
-  active = addSaturating(active, d.activeNs());
-  busy = addSaturating(busy, d.busyNs);
-  for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] = addSaturating(idle.ns[c], d.idle.ns[c]);
-}
+void GpuTotals::add(const UtilizationStats& d) { add(GpuTotals{d.activeNs(), d.busyNs, d.idle}); }
 
 GpuTotals totalsOf(const std::vector<UtilizationStats>& devices) {
   GpuTotals t;
@@ -139,10 +135,8 @@ GpuTotals totalsOverSteps(const std::vector<StepStats>& steps) {
   return t;
 }
 
-bool stepsHoldGpuWork(const std::vector<StepStats>& steps) { return totalsOverSteps(steps).active > 0; }
-
-std::vector<DeviceTotals> verdictDeviceTotals(const std::vector<UtilizationStats>& devices,
-                                              const std::vector<StepStats>& steps) {
+std::vector<DeviceTotals> deviceTotals(const std::vector<UtilizationStats>& devices,
+                                       const std::vector<StepStats>* steps) {
   std::vector<DeviceTotals> out;
   auto at = [&](std::int32_t device) -> GpuTotals& {
     auto it = std::lower_bound(out.begin(), out.end(), device,
@@ -150,14 +144,18 @@ std::vector<DeviceTotals> verdictDeviceTotals(const std::vector<UtilizationStats
     if (it == out.end() || it->device != device) it = out.insert(it, DeviceTotals{device, {}});
     return it->totals;
   };
-  if (stepsHoldGpuWork(steps)) {
-    for (const StepStats& s : steps) {
+  if (steps) {
+    for (const StepStats& s : *steps) {
       for (const UtilizationStats& d : s.devices) at(d.device).add(d);
     }
   } else {
     for (const UtilizationStats& d : devices) at(d.device).add(d);
   }
   return out;
+}
+
+std::vector<DeviceTotals> verdictDeviceTotals(const GapAnalysis& analysis) {
+  return deviceTotals(analysis.devices, analysis.verdict.overSteps ? &analysis.steps : nullptr);
 }
 
 const char* verdictWindowText(bool overSteps) {

@@ -49,7 +49,7 @@ void trigger(Finding& f, Table evidence, std::size_t maxRows, std::vector<std::s
 VerdictScope verdictScope(const analysis::GapAnalysis& gaps) {
   VerdictScope s;
   s.overSteps = gaps.verdict.overSteps;
-  s.devices = analysis::verdictDeviceTotals(gaps.devices, s.overSteps ? gaps.steps : std::vector<analysis::StepStats>{});
+  s.devices = analysis::verdictDeviceTotals(gaps);
   for (const auto& d : s.devices) s.total.add(d.totals);
   return s;
 }
