@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -464,6 +465,39 @@ TEST_F(OpenWindow, KnownProducerQuirksRaiseNoBadgeAndSitInACollapsedGroup) {
   for (int i = 0; i < group->childCount(); ++i) sum += group->child(i)->text(IssuesPanel::Count).toULongLong();
   EXPECT_EQ(sum, quirkCount(issues));
   EXPECT_EQ(group->child(0)->text(IssuesPanel::Issue).toStdString(), issues.front().name);
+}
+
+// An issue leads to where it is: its first occurrence as written in the
+// file (read from the file here), the slice read from it selected and every
+// slice it marks highlighted (the four B events Chrome never closed).
+TEST_F(OpenWindow, AnImportIssueShowsItsFirstEventAndLeadsToItsSlices) {
+  const QString path = testData("public/cat-unclosed-slices-array/main_thread_has_unclosed_slices.json");
+  ASSERT_TRUE(open(path));
+  const ImportIssue* issue = trace().issues.find("unclosed_begin");
+  ASSERT_NE(issue, nullptr);
+  IssuesPanel* panel = w().issues();
+  QTreeWidgetItem* row = nullptr;
+  for (int i = 0; i < panel->tree()->topLevelItemCount(); ++i) {
+    if (panel->tree()->topLevelItem(i)->text(IssuesPanel::Issue) == "unclosed_begin") row = panel->tree()->topLevelItem(i);
+  }
+  ASSERT_NE(row, nullptr);
+  EXPECT_FALSE(panel->showButton()->isEnabled());
+  panel->tree()->setCurrentItem(row);
+  EXPECT_TRUE(panel->sourceHeading()->text().contains(QString("byte %1").arg(issue->firstOffset)));
+  const QByteArray shown = panel->sourceView()->toPlainText().toUtf8();
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QByteArray bytes = file.readAll();
+  EXPECT_EQ(bytes.mid(static_cast<qsizetype>(issue->firstOffset), shown.size()), shown);
+  EXPECT_TRUE(shown.startsWith("{") && shown.endsWith("}}") && shown.contains("\"ph\":\"B\"")) << shown.toStdString();
+  ASSERT_TRUE(panel->showButton()->isEnabled());
+  QTest::mouseClick(panel->showButton(), Qt::LeftButton);
+  const std::uint32_t selected = s().selectedSlice();
+  ASSERT_NE(selected, kNoIndex);
+  EXPECT_TRUE(shown.contains("\"name\":\"" + QByteArray::fromStdString(std::string(trace().str(trace().slices[selected].name))) + "\""));
+  EXPECT_EQ(s().highlights().size(), issue->count);
+  for (std::uint32_t h : s().highlights()) EXPECT_TRUE(trace().slices[h].flags & kSliceUnclosed);
+  EXPECT_NE(std::find(s().highlights().begin(), s().highlights().end(), selected), s().highlights().end());
 }
 
 TEST_F(OpenWindow, DroppingAFileOpensIt) {

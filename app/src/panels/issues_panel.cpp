@@ -1,15 +1,35 @@
 #include "panels/issues_panel.h"
 
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "gapscope/model/issue_sources.h"
 #include "trace_session.h"
 
 namespace gapscope::app {
 
+namespace {
+
+// Item data: the issue's index in Trace::issues (none on the quirks group).
+constexpr int kIssueIndexRole = Qt::UserRole + 1;
+
+}  // namespace
+
 IssuesPanel::IssuesPanel(TraceSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), tree_(new QTreeWidget(this)) {
+    : QWidget(parent),
+      session_(session),
+      tree_(new QTreeWidget(this)),
+      heading_(new QLabel(this)),
+      source_(new QPlainTextEdit(this)),
+      show_(new QPushButton(tr("Show on timeline"), this)) {
   setObjectName(QStringLiteral("issuesPanel"));
   tree_->setObjectName(QStringLiteral("issuesTree"));
   tree_->setColumnCount(ColumnCount);
@@ -18,14 +38,43 @@ IssuesPanel::IssuesPanel(TraceSession* session, QWidget* parent)
   tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
   tree_->setRootIsDecorated(true);
+  source_->setObjectName(QStringLiteral("issueSource"));
+  source_->setReadOnly(true);
+  source_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  source_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  heading_->setObjectName(QStringLiteral("issueSourceHeading"));
+  heading_->setWordWrap(true);
+  heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  show_->setObjectName(QStringLiteral("issueShowOnTimeline"));
+
+  auto* sourceBox = new QWidget(this);
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(heading_, 1);
+  top->addWidget(show_);
+  auto* sourceLayout = new QVBoxLayout(sourceBox);
+  sourceLayout->setContentsMargins(0, 2, 0, 0);
+  sourceLayout->addLayout(top);
+  sourceLayout->addWidget(source_, 1);
+
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(tree_);
+  split->addWidget(sourceBox);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(tree_);
+  layout->addWidget(split);
+
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) { showSource(item); });
+  connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this] { showOnTimeline(); });
+  connect(show_, &QPushButton::clicked, this, &IssuesPanel::showOnTimeline);
   connect(session_, &TraceSession::traceChanged, this, &IssuesPanel::refresh);
   refresh();
 }
 
-QTreeWidgetItem* IssuesPanel::issueItem(const ImportIssue& i) const {
+QTreeWidgetItem* IssuesPanel::issueItem(const ImportIssue& i, std::size_t index) const {
   auto* item = new QTreeWidgetItem;
   item->setText(Severity, QString::fromUtf8(severityName(i.severity)));
   item->setText(Issue, QString::fromStdString(i.name));
@@ -34,16 +83,20 @@ QTreeWidgetItem* IssuesPanel::issueItem(const ImportIssue& i) const {
   item->setText(Meaning, QString::fromStdString(i.description));
   item->setTextAlignment(Count, Qt::AlignRight | Qt::AlignVCenter);
   item->setTextAlignment(FirstByte, Qt::AlignRight | Qt::AlignVCenter);
+  item->setData(Severity, kIssueIndexRole, QVariant::fromValue<qulonglong>(index));
   return item;
 }
 
 void IssuesPanel::refresh() {
   tree_->clear();
   quirks_ = nullptr;
+  clearSource(session_->hasTrace() && !session_->trace().issues.empty()
+                  ? tr("Pick an issue to see its first occurrence as written in the file.")
+                  : tr("No import issues."));
   if (!session_->hasTrace()) return;
   const auto& issues = session_->trace().issues.all();
-  for (const ImportIssue& i : issues) {
-    if (!i.producerQuirk) tree_->addTopLevelItem(issueItem(i));
+  for (std::size_t k = 0; k < issues.size(); ++k) {
+    if (!issues[k].producerQuirk) tree_->addTopLevelItem(issueItem(issues[k], k));
   }
   if (const std::uint64_t quirks = quirkCount(issues); quirks > 0) {
     quirks_ = new QTreeWidgetItem;
@@ -53,13 +106,63 @@ void IssuesPanel::refresh() {
     quirks_->setTextAlignment(Count, Qt::AlignRight | Qt::AlignVCenter);
     quirks_->setText(Meaning, tr("Expected in every trace of this producer (Kineto) and understood by gapscope: "
                                  "not problems. Expand for each kind."));
-    for (const ImportIssue& i : issues) {
-      if (i.producerQuirk) quirks_->addChild(issueItem(i));
+    for (std::size_t k = 0; k < issues.size(); ++k) {
+      if (issues[k].producerQuirk) quirks_->addChild(issueItem(issues[k], k));
     }
     tree_->addTopLevelItem(quirks_);
     quirks_->setExpanded(false);
   }
   for (int c = 0; c < Meaning; ++c) tree_->resizeColumnToContents(c);
+}
+
+void IssuesPanel::clearSource(const QString& heading) {
+  heading_->setText(heading);
+  source_->clear();
+  show_->setEnabled(false);
+  show_->setToolTip(QString());
+  shownIssue_.clear();
+  firstSlice_ = kNoIndex;
+  marked_.clear();
+}
+
+void IssuesPanel::showSource(QTreeWidgetItem* item) {
+  const QVariant index = item ? item->data(Severity, kIssueIndexRole) : QVariant();
+  if (!session_->hasTrace() || !index.isValid()) {
+    clearSource(tr("Pick an issue to see its first occurrence as written in the file."));
+    return;
+  }
+  const Trace& trace = session_->trace();
+  const ImportIssue& issue = trace.issues.all()[index.toULongLong()];
+  const SourceEvent first = sourceEventAt(trace, issue.firstOffset);
+  clearSource(QString());
+  shownIssue_ = QString::fromStdString(issue.name);
+  firstSlice_ = first.slice;
+  marked_ = slicesOfIssue(trace, issue.name);
+  const QString file = QFileInfo(session_->loaded().path).fileName();
+  if (first.text.empty()) {
+    heading_->setText(tr("%1: first at byte %2 of %3, which cannot be read again (it was read from a pipe "
+                         "or from memory).")
+                          .arg(shownIssue_, QString::number(issue.firstOffset), file));
+  } else {
+    heading_->setText(tr("%1: the first occurrence, at byte %2 of %3%4:")
+                          .arg(shownIssue_, QString::number(issue.firstOffset), file,
+                               first.cut ? tr(" (its first %1 bytes)").arg(first.text.size()) : QString()));
+    source_->setPlainText(QString::fromUtf8(first.text.data(), static_cast<qsizetype>(first.text.size())));
+  }
+  const bool leads = firstSlice_ != kNoIndex || !marked_.empty();
+  show_->setEnabled(leads);
+  show_->setToolTip(leads ? (marked_.empty() ? tr("Select the slice read from this event")
+                                             : tr("Select the first slice and highlight all %1 this issue marks")
+                                                   .arg(marked_.size()))
+                          : tr("This event made no slice (or one without args to find it by)"));
+}
+
+void IssuesPanel::showOnTimeline() {
+  const std::uint32_t slice = firstSlice_ != kNoIndex ? firstSlice_ : marked_.empty() ? kNoIndex : marked_.front();
+  if (slice == kNoIndex) return;
+  if (!marked_.empty()) session_->setHighlights(marked_, tr("import issue %1").arg(shownIssue_));
+  session_->selectSlice(slice);
+  session_->revealSlice(slice);
 }
 
 }  // namespace gapscope::app

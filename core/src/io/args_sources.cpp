@@ -16,15 +16,21 @@ class FileArgsSource final : public ArgsSource {
     if (fd_ >= 0) ::close(fd_);
   }
   std::string fetch(const ArgsRef& ref) const override {
-    if (fd_ < 0 || ref.length == 0) return {};
-    std::string out(ref.length, '\0');
+    if (ref.length == 0) return {};
+    std::string out = sourceText(ref.offset, ref.length);
+    return out.size() == ref.length && looksLikeArgs(out) ? out : std::string();
+  }
+  std::string sourceText(std::uint64_t offset, std::uint32_t length) const override {
+    if (fd_ < 0) return {};
+    std::string out(length, '\0');
     std::size_t done = 0;
     while (done < out.size()) {
-      ssize_t r = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(ref.offset + done));
-      if (r <= 0) return {};
+      ssize_t r = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+      if (r <= 0) break;  // the end of the file (or a read error): what was read
       done += static_cast<std::size_t>(r);
     }
-    return looksLikeArgs(out) ? out : std::string();
+    out.resize(done);
+    return out;
   }
 
  private:

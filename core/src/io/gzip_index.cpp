@@ -50,14 +50,23 @@ class GzipArgsSource final : public ArgsSource {
   GzipArgsSource& operator=(const GzipArgsSource&) = delete;
 
   std::string fetch(const ArgsRef& ref) const override {
-    if (fd_ < 0 || ref.length == 0) return {};
+    if (ref.length == 0) return {};
+    std::string out = sourceText(ref.offset, ref.length);
+    return out.size() == ref.length && looksLikeArgs(out) ? out : std::string();
+  }
+  std::string sourceText(std::uint64_t offset, std::uint32_t length) const override {
+    if (fd_ < 0) return {};
     std::lock_guard lock(mu_);
-    std::string out(ref.length, '\0');
-    if (!moveTo(ref.offset) || inflateInto(out.data(), out.size()) != out.size()) {
+    std::string out(length, '\0');
+    if (!moveTo(offset)) {
       positioned_ = false;
       return {};
     }
-    return looksLikeArgs(out) ? out : std::string();
+    const std::size_t made = inflateInto(out.data(), out.size());
+    // Short only at the end of the text (or on damage): the next fetch resumes from a point.
+    if (made != out.size()) positioned_ = false;
+    out.resize(made);
+    return out;
   }
   bool slowOutOfOrder() const override { return true; }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "gapscope/model/issue_sources.h"
 #include "layout.h"
 #include "parallel.h"
 
@@ -377,20 +378,18 @@ void packAsyncTrack(Trace& t, Track& tr) {
 // the frame of its __enter__ and outlives it; cuda_sync records lie on the
 // stream they wait on, across the copy or kernel running there.
 void countOverlap(BuilderState& s, const Trace& t, const Slice& sl, std::uint64_t offset) {
-  const Slice& open = t.slices[sl.parent];
-  if (sl.kind == SliceKind::PythonFunction || open.kind == SliceKind::PythonFunction) {
-    s.issues.addQuirk("python_frame_overlap", offset,
+  const std::string_view issue = spillIssueName(s.strings, sl, t.slices[sl.parent]);
+  if (issue == "python_frame_overlap") {
+    s.issues.addQuirk(issue, offset,
                       "a Python frame and an op or annotation overlap without nesting (the Python tracer is "
                       "timed apart): shown on an extra row");
-    return;
-  }
-  if (s.strings.view(sl.category) == "cuda_sync" || s.strings.view(open.category) == "cuda_sync") {
-    s.issues.addQuirk("sync_record_overlap", offset,
+  } else if (issue == "sync_record_overlap") {
+    s.issues.addQuirk(issue, offset,
                       "a cuda_sync record overlaps the GPU work on the stream it waits on: shown on an extra row");
-    return;
+  } else {
+    s.issues.add(issue, Severity::Warning, offset,
+                 "slice overlaps another on its track without nesting: shown on an extra row");
   }
-  s.issues.add("overlap_spilled", Severity::Warning, offset,
-               "slice overlaps another on its track without nesting: shown on an extra row");
 }
 
 // A run of one track's slices that starts with no slice open: it nests on

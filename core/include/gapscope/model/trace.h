@@ -168,6 +168,14 @@ class ArgsSource {
   // Whether fetching out of the text's order costs far more than in it (a
   // .json.gz inflates again from an index point each time it goes back).
   virtual bool slowOutOfOrder() const { return false; }
+  // Up to `length` bytes of the source text from `offset` (fewer at its
+  // end), for showing an event as written (source_event.h); "" where only
+  // the args were kept (text in memory, a .gz read from a pipe).
+  virtual std::string sourceText(std::uint64_t offset, std::uint32_t length) const {
+    (void)offset;
+    (void)length;
+    return {};
+  }
 };
 
 class Trace {

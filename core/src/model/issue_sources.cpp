@@ -1,0 +1,90 @@
+#include "gapscope/model/issue_sources.h"
+
+#include <algorithm>
+
+namespace gapscope {
+
+namespace {
+
+// Length of the JSON object at the front of `text` (strings and escapes
+// skipped), or 0 when it does not close within the text.
+std::size_t objectLength(std::string_view text) {
+  int depth = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
+std::uint32_t sliceWithArgsIn(const Trace& trace, std::uint64_t begin, std::uint64_t end) {
+  for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
+    const ArgsRef& a = trace.slices[i].args;
+    if (a.length != 0 && a.offset > begin && a.offset + a.length <= end) return i;
+  }
+  return kNoIndex;
+}
+
+}  // namespace
+
+SourceEvent sourceEventAt(const Trace& trace, std::uint64_t offset) {
+  SourceEvent event;
+  event.offset = offset;
+  if (!trace.argsSource) return event;
+  std::string text = trace.argsSource->sourceText(offset, kSourceEventMaxBytes);
+  if (!text.empty() && text.front() == '{') {
+    const std::size_t length = objectLength(text);
+    event.cut = length == 0 && text.size() == kSourceEventMaxBytes;
+    if (length > 0) text.resize(length);
+  } else {
+    const std::size_t line = text.find('\n');
+    if (line != std::string::npos) text.resize(line);
+    event.cut = line == std::string::npos && text.size() == kSourceEventMaxBytes;
+  }
+  event.text = std::move(text);
+  // Args offsets name the source only where the source can be read again:
+  // otherwise they are places in the args arena, and the text above is "".
+  if (!event.text.empty()) event.slice = sliceWithArgsIn(trace, offset, offset + event.text.size());
+  return event;
+}
+
+std::string_view spillIssueName(const StringTable& strings, const Slice& spilled, const Slice& open) {
+  if (spilled.kind == SliceKind::PythonFunction || open.kind == SliceKind::PythonFunction) {
+    return "python_frame_overlap";
+  }
+  if (strings.view(spilled.category) == "cuda_sync" || strings.view(open.category) == "cuda_sync") {
+    return "sync_record_overlap";
+  }
+  return "overlap_spilled";
+}
+
+std::vector<std::uint32_t> slicesOfIssue(const Trace& trace, std::string_view issueName) {
+  std::vector<std::uint32_t> out;
+  const bool unclosed = issueName == "unclosed_begin" || issueName == "unclosed_async";
+  for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
+    const Slice& s = trace.slices[i];
+    if (unclosed) {
+      if ((s.flags & kSliceUnclosed) && (s.kind == SliceKind::Async) == (issueName == "unclosed_async")) {
+        out.push_back(i);
+      }
+    } else if ((s.flags & kSliceSpilled) && s.parent != kNoIndex &&
+               spillIssueName(trace.strings, s, trace.slices[s.parent]) == issueName) {
+      out.push_back(i);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return trace.slices[a].start < trace.slices[b].start; });
+  return out;
+}
+
+}  // namespace gapscope
