@@ -344,7 +344,7 @@ def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
         slowest = step["slowest_rank"] == rank
         entries = merged["entries"].get(step["step"], ())
         own = next((e for e in entries if e[0] == rank), None)
-        if slowest:
+        if slowest and (step["straggling"] or not has_straggling_steps):
             own_wait = own[3] if own is not None and own[3] is not None else 0
             others_waited += merged["wait_totals"].get(step["step"], 0) - own_wait
         if has_straggling_steps and not (slowest and step["straggling"]):
@@ -419,14 +419,39 @@ def _typically_slower(row: dict) -> str:
     return s + " in a typical step"
 
 
+NAMED_STEPS_SHOWN = 6
+
+
+def _named_steps(row: dict, steps: List[dict]) -> List[int]:
+    """namedSteps."""
+    return [s["step"] for s in steps
+            if s["slowest_rank"] == row["rank"] and (s["straggling"] or row["straggling_steps"] == 0)]
+
+
+def _step_list(named: List[int]) -> str:
+    """stepList."""
+    s = ", ".join(str(n) for n in named[:NAMED_STEPS_SHOWN])
+    return s + ", ..." if len(named) > NAMED_STEPS_SHOWN else s
+
+
 def _slowness(row: dict, steps: List[dict]) -> str:
     """slowness."""
     if row["straggling_steps"] == 0:
         return _typically_slower(row)
-    s = "slowest in %d of %d steps" % (row["straggling_steps"], len(steps))
+    s = "straggling in %d of %d %s (%s)" % (row["straggling_steps"], len(steps),
+                                            "step" if len(steps) == 1 else "steps",
+                                            _step_list(_named_steps(row, steps)))
     if row["consistently_slow"]:
         s += ", and " + _typically_slower(row)
     return s
+
+
+def _wait_scope(row: dict, steps: List[dict]) -> str:
+    """waitScope."""
+    if row["straggling_steps"] > 0:
+        return "in that step" if row["straggling_steps"] == 1 else "in those steps"
+    n = len(_named_steps(row, steps))
+    return "in the %d %s it was the slowest in" % (n, "step" if n == 1 else "steps")
 
 
 def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], causes: List[dict], usual: int) -> str:
@@ -446,9 +471,10 @@ def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], cause
     c = causes[0]
     worst = next(s for s in steps if s["step"] == c["worst_step"])
     v = ("rank %d is the straggler: %s; in step %d it took %s longer than the median rank's "
-         "%s, and %s; the other ranks waited %s for it in collectives") % (
+         "%s, and %s; the other ranks waited %s for it in collectives %s") % (
         c["rank"], _slowness(by_rank[c["rank"]], steps), c["worst_step"], millis(c["excess_ns"]),
-        millis(worst["median_ns"]), cause_phrase(c), millis(c["others_waited_ns"]))
+        millis(worst["median_ns"]), cause_phrase(c), millis(c["others_waited_ns"]),
+        _wait_scope(by_rank[c["rank"]], steps))
     for i in range(1, len(stragglers)):
         other = by_rank[stragglers[i]]
         if other["straggling_steps"] == 0:

@@ -225,13 +225,65 @@ std::vector<RankTables> jitteredRanks(int steps, const std::vector<std::tuple<in
   return tables;
 }
 
+// Four ranks with one all-reduce a step: in each step rank (step % 4)
+// computes 80 us longer (a real job's jitter) and the others wait for it in
+// the all-reduce; `extra` adds (rank, step, ns) of compute on top.
+std::vector<RankTables> ranksWithAllReduce(int steps, const std::vector<std::tuple<int, int, TimeNs>>& extra) {
+  constexpr TimeNs kCompute = 1000000, kTransfer = 100000, kJitter = 80000;
+  auto computeOf = [&](int r, int s) {
+    TimeNs t = kCompute + (s % 4 == r ? kJitter : 0);
+    for (const auto& [er, es, ens] : extra) t += er == r && es == s ? ens : 0;
+    return t;
+  };
+  std::vector<RankTables> tables(4);
+  for (int s = 1; s <= steps; ++s) {
+    const TimeNs start = s * 10000000LL;
+    TimeNs slowest = 0;
+    for (int r = 0; r < 4; ++r) slowest = std::max(slowest, computeOf(r, s));
+    const TimeNs end = start + slowest + kTransfer;
+    for (int r = 0; r < 4; ++r) {
+      RankTables& t = tables[static_cast<std::size_t>(r)];
+      t.rank = r;
+      t.file = "rank-" + std::to_string(r);
+      RankStep step;
+      step.step = s;
+      step.startNs = start;
+      step.timeNs = end - start;
+      step.collectives = 1;
+      RankCollective c;
+      c.step = s;
+      c.name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+      c.startNs = start + computeOf(r, s);
+      c.durNs = end - c.startNs;
+      step.collectiveNs = c.durNs;
+      t.steps.push_back(step);
+      t.collectives.push_back(c);
+    }
+  }
+  return tables;
+}
+
+// The wait the verdict gives is summed over the steps it names: the
+// straggler's one straggling step, not the jitter steps it was also the
+// slowest in (each with three ranks waiting 80 us for it).
+TEST(Stragglers, TheOthersWaitIsSummedOverTheStepsTheVerdictNames) {
+  const RanksAnalysis a = analyzeRanks(ranksWithAllReduce(10, {{2, 6, 500000}}));
+  ASSERT_EQ(a.stragglers, (std::vector<std::int64_t>{2}));
+  for (const auto& s : a.steps) EXPECT_EQ(s.straggling, s.step == 6) << s.step;
+  EXPECT_EQ(std::count_if(a.steps.begin(), a.steps.end(), [](const StepRow& s) { return s.slowestRank == 2; }), 3);
+  EXPECT_EQ(a.causes.front().othersWaitedNs, 3 * (80000 + 500000));
+  EXPECT_NE(a.verdict.find("straggling in 1 of 10 steps (6)"), std::string::npos) << a.verdict;
+  EXPECT_NE(a.verdict.find("the other ranks waited 1.740 ms for it in collectives in that step"), std::string::npos)
+      << a.verdict;
+}
+
 TEST(Stragglers, AStepStragglesOnlyWhereItStandsOutFromTheUsualSpread) {
   const RanksAnalysis a = analyzeRanks(jitteredRanks(10, {{2, 6, 500000}}));
   EXPECT_EQ(a.usualExcessNs, 80000);  // every step's slowest is 80 us over the median
   for (const auto& s : a.steps) EXPECT_EQ(s.straggling, s.step == 6) << s.step;
   EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{2}));
   for (const auto& r : a.ranks) EXPECT_FALSE(r.consistentlySlow) << r.rank;
-  EXPECT_EQ(a.verdict.rfind("rank 2 is the straggler: slowest in 1 of 10 steps; in step 6 it took 0.580 ms longer", 0), 0u)
+  EXPECT_EQ(a.verdict.rfind("rank 2 is the straggler: straggling in 1 of 10 steps (6); in step 6 it took 0.580 ms longer", 0), 0u)
       << a.verdict;
   // A step 3 x 80 us over the median is not out of the ordinary; just over it is.
   EXPECT_FALSE(analyzeRanks(jitteredRanks(10, {{2, 6, 240000 - 80000}})).steps[5].straggling);

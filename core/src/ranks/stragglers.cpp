@@ -267,7 +267,9 @@ StragglerCause causeOf(std::size_t index, const RanksAnalysis& result, const std
   bool found = false;
   for (const auto& step : result.steps) {
     const bool slowest = step.slowestRank == straggler.rank;
-    if (slowest) {
+    // The steps the verdict names: its straggling ones, or, for a rank that
+    // is only consistently slow, every step it was the slowest in.
+    if (slowest && (step.straggling || !hasStragglingSteps)) {
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         if (i == index) continue;
         if (auto it = waits[i].find(step.step); it != waits[i].end()) cause.othersWaitedNs += it->second;
@@ -322,13 +324,37 @@ std::string typicallySlower(const RankRow& row) {
   return s + " in a typical step";
 }
 
+// The steps a straggler is named for (its straggling ones, else those it
+// was the slowest in), the first kNamedStepsShown of them by number.
+constexpr std::size_t kNamedStepsShown = 6;
+std::vector<std::int64_t> namedSteps(const RankRow& row, const RanksAnalysis& r) {
+  std::vector<std::int64_t> out;
+  for (const StepRow& s : r.steps) {
+    if (s.slowestRank == row.rank && (s.straggling || row.stragglingSteps == 0)) out.push_back(s.step);
+  }
+  return out;
+}
+
+std::string stepList(const std::vector<std::int64_t>& steps) {
+  std::string s;
+  for (std::size_t i = 0; i < steps.size() && i < kNamedStepsShown; ++i) s += (i ? ", " : "") + std::to_string(steps[i]);
+  return steps.size() > kNamedStepsShown ? s + ", ..." : s;
+}
+
 // How a straggler is slow: in which steps, and whether in a typical one.
 std::string slowness(const RankRow& row, const RanksAnalysis& r) {
   if (row.stragglingSteps == 0) return typicallySlower(row);
-  std::string s = "slowest in " + std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
-                  " steps";
+  std::string s = "straggling in " + std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
+                  (r.steps.size() == 1 ? " step (" : " steps (") + stepList(namedSteps(row, r)) + ")";
   if (row.consistentlySlow) s += ", and " + typicallySlower(row);
   return s;
+}
+
+// Where the other ranks' wait for it was summed (StragglerCause::othersWaitedNs).
+std::string waitScope(const RankRow& row, const RanksAnalysis& r) {
+  if (row.stragglingSteps > 0) return row.stragglingSteps == 1 ? "in that step" : "in those steps";
+  const std::size_t n = namedSteps(row, r).size();
+  return "in the " + std::to_string(n) + (n == 1 ? " step" : " steps") + " it was the slowest in";
 }
 
 std::string noStraggler(const RanksAnalysis& r, const std::string& counts) {
@@ -351,7 +377,8 @@ std::string verdictOf(const RanksAnalysis& r) {
   std::string v = "rank " + std::to_string(c.rank) + " is the straggler: " + slowness(rowOf(c.rank), r) +
                   "; in step " + std::to_string(c.worstStep) + " it took " + millis(c.excessNs) +
                   " longer than the median rank's " + millis(worst.medianNs) + ", and " + causePhrase(c) +
-                  "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives";
+                  "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives " +
+                  waitScope(rowOf(c.rank), r);
   for (std::size_t i = 1; i < r.stragglers.size(); ++i) {
     const RankRow& other = rowOf(r.stragglers[i]);
     std::string how = other.stragglingSteps == 0 ? typicallySlower(other)

@@ -103,7 +103,8 @@ struct StragglerCause {
   // rank's total for the same name (whole trace); empty when none is slower.
   std::string slowerKernel;
   TimeNs slowerKernelExtraNs = 0;
-  // Time the other ranks waited in collectives in the steps where it was the slowest rank.
+  // Time the other ranks waited in collectives in the steps it straggled in
+  // (a rank only consistently slow: the steps it was the slowest rank in).
   TimeNs othersWaitedNs = 0;
 };
 
