@@ -151,6 +151,35 @@ TEST_F(OpenWindow, ClickingALaunchSelectsItShowsItsArgsAndLinksItsKernel) {
   EXPECT_FALSE(details->field(QStringLiteral("Launch")).isEmpty());  // grid and block
 }
 
+// "717.554 ms" -> 717554000: the Details' start read back exactly.
+std::int64_t exactNsOf(const QString& text) {
+  const QString number = text.section(QLatin1Char(' '), 0, 0);
+  const QString unit = text.section(QLatin1Char(' '), 1, 1);
+  const int decimals = unit == "s" ? 9 : unit == "ms" ? 6 : unit == QString::fromUtf8("µs") ? 3 : 0;
+  const QString whole = number.section(QLatin1Char('.'), 0, 0);
+  const QString fraction = number.section(QLatin1Char('.'), 1, 1);
+  if (fraction.size() > decimals) return -1;
+  return (whole + fraction.leftJustified(decimals, QLatin1Char('0'))).toLongLong();
+}
+
+// A slice's start in the Details is exact and ends at its last group of
+// digits: no "717.554000 ms" for a trace in whole microseconds, nothing
+// rounded away.
+TEST_F(OpenWindow, TheDetailsGiveAStartExactlyWithNoTrailingZeros) {
+  ASSERT_TRUE(open(testData("public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz")));
+  int wholeMicros = 0;
+  for (std::uint32_t i = 0; i < trace().slices.size(); i += 31) {
+    s().selectSlice(i);
+    const QString start = w().details()->field(QStringLiteral("Start"));
+    const TimeNs sinceStart = trace().slices[i].start - s().layout().contentStart();
+    EXPECT_EQ(exactNsOf(start), sinceStart) << start.toStdString();
+    // Digits in groups of three (ms to us to ns), none of them all zeros at the end.
+    if (start.contains(QLatin1Char('.'))) EXPECT_FALSE(start.section(QLatin1Char(' '), 0, 0).endsWith("000")) << start.toStdString();
+    wholeMicros += sinceStart % 1000 == 0;
+  }
+  EXPECT_GT(wholeMicros, 20);
+}
+
 TEST_F(OpenWindow, ClickingEmptySpaceClearsTheSelection) {
   clickSlice(firstNamed("cudaLaunchKernel"));
   ASSERT_NE(s().selectedSlice(), kNoIndex);
@@ -299,6 +328,26 @@ TEST_F(OpenWindow, TheVerdictIsShownWholeAtTheSmallestSize) {
   // Tall enough for every wrapped line: nothing cut off.
   waitUntil([&] { return verdict->height() >= verdict->heightForWidth(verdict->width()); }, 2000);
   EXPECT_GE(verdict->height(), verdict->heightForWidth(verdict->width()));
+}
+
+// The legend sums the painted device gaps of the whole trace while the
+// verdict of a trace with steps is over their GPU windows: each names its
+// scope (a DDP rank: 6 s of start-up idle in the legend, 78 ms in the steps).
+TEST_F(OpenWindow, TheGapLegendAndTheVerdictEachNameTheirScope) {
+  ASSERT_TRUE(open(testData("h200-ddp4/gapscope/rank-1.json.gz")));
+  auto* scope = w().findChild<QLabel*>(QStringLiteral("gapLegendScope"));
+  ASSERT_NE(scope, nullptr);
+  EXPECT_TRUE(scope->isVisible());
+  EXPECT_TRUE(scope->text().contains("whole trace"));
+  TimeNs launchIdle = 0;
+  for (const auto& g : s().gaps().gaps) {
+    if (g.stream < 0 && g.dur >= s().minGapNs() && g.cause == analysis::GapCause::LaunchOverhead) launchIdle += g.dur;
+  }
+  auto* legend = w().findChild<QLabel*>(QStringLiteral("gapLegend_launch_overhead"));
+  ASSERT_NE(legend, nullptr);
+  EXPECT_TRUE(legend->text().endsWith(durationText(launchIdle)));
+  ASSERT_TRUE(s().gaps().verdict.overSteps);
+  EXPECT_NE(w().findChild<QLabel*>(QStringLiteral("verdict"))->text().indexOf("steps' GPU windows"), -1);
 }
 
 TEST_F(OpenWindow, KeysZoomPanAndFit) {

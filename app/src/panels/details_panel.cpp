@@ -22,9 +22,13 @@ constexpr int kSliceRole = Qt::UserRole + 1;
 
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-// A time since the start of the trace, to the nanosecond.
+// A time since the start of the trace, exact, with no zeros past its last
+// digit: "717.554 ms", not "717.554000 ms" (a trace in whole microseconds).
 QString startText(TimeNs sinceStart) {
-  return QString::fromStdString(format::formatTimeLabel(sinceStart, 1, format::labelUnitFor(sinceStart)));
+  const TimeNs unit = format::labelUnitFor(sinceStart);
+  TimeNs step = 1;
+  while (step < unit && sinceStart % (step * 1000) == 0) step *= 1000;
+  return QString::fromStdString(format::formatTimeLabel(sinceStart, step, unit));
 }
 
 QString jsonText(const nlohmann::ordered_json& v) {

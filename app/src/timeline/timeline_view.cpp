@@ -68,6 +68,13 @@ QWidget* TimelineView::buildGapBar() {
   showGaps_->setToolTip(tr("Paint the intervals where a GPU stream (lane) or a whole device (header band) sat idle"));
   connect(showGaps_, &QCheckBox::toggled, session_, &TraceSession::setGapsShown);
   row->addWidget(showGaps_);
+  // The legend sums the painted gaps of the whole trace; the verdict below
+  // may be over the steps' GPU windows: each says its scope.
+  auto* scope = new QLabel(tr("over the whole trace:"), bar);
+  scope->setObjectName(QStringLiteral("gapLegendScope"));
+  scope->setToolTip(tr("Idle time of the device gaps painted (at least the shortest gap), over the whole trace. "
+                       "The verdict below says its own scope: with steps that hold GPU work, the steps' GPU windows."));
+  row->addWidget(scope);
 
   const TimelinePalette pal = TimelinePalette::forDark(paletteIsDark());
   for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
