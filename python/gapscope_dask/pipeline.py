@@ -56,10 +56,13 @@ def rank_files(arguments: Sequence[str]) -> List[str]:
                      and os.path.isfile(os.path.join(argument, name))]
         elif any(c in argument for c in "*?["):
             found = _matches(argument)
+        elif os.path.exists(argument):
+            found = [argument]
         else:
-            found = [argument] if os.path.exists(argument) else []
+            raise FileNotFoundError("%s: cannot open: No such file or directory" % argument)
         if not found:
-            raise FileNotFoundError("%s: no trace files (.json, .json.gz) there" % argument)
+            raise FileNotFoundError("%s: no trace files (.json, .json.gz) %s"
+                                    % (argument, "there" if os.path.isdir(argument) else "match"))
         files.update(found)
     return sorted(files, key=lambda path: path.encode("utf-8", "surrogateescape"))  # std::string's order
 

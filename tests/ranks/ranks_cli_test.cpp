@@ -64,6 +64,8 @@ TEST(RanksCli, ABadRankIsListedAndTheOthersAnalysed) {
   ASSERT_EQ(j.at("errors").size(), 1u);
   EXPECT_NE(j["errors"][0].at("file").get<std::string>().find("rank-8.json"), std::string::npos);
   EXPECT_NE(r.err.find("rank-8.json"), std::string::npos) << r.err;
+  // The cut file's warning says where, as `summary` does.
+  EXPECT_NE(r.err.find("rank-9.json: truncated at byte 25"), std::string::npos) << r.err;
   EXPECT_EQ(j.at("stragglers"), nlohmann::json({1, 4}));
 }
 
@@ -73,9 +75,18 @@ TEST(RanksCli, NothingReadableFailsWithAReason) {
   const auto r = runCli({"ranks", dir.path().string()});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no rank could be read"), std::string::npos) << r.err;
-  const auto empty = runCli({"ranks", (dir.path() / "missing").string()});
+  // A path that is not there is said so, as `summary` says it; a directory
+  // or a pattern with no traces, that.
+  const auto missing = runCli({"ranks", (dir.path() / "missing").string()});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.err.find("missing: cannot open: No such file or directory"), std::string::npos) << missing.err;
+  fs::create_directory(dir.path() / "empty");
+  const auto empty = runCli({"ranks", (dir.path() / "empty").string()});
   EXPECT_EQ(empty.status, 1);
-  EXPECT_NE(empty.err.find("no trace files"), std::string::npos) << empty.err;
+  EXPECT_NE(empty.err.find("empty: no trace files (.json, .json.gz) there"), std::string::npos) << empty.err;
+  const auto none = runCli({"ranks", (dir.path() / "rank-*.json.gz").string()});
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(none.err.find("rank-*.json.gz: no trace files (.json, .json.gz) match"), std::string::npos) << none.err;
   EXPECT_EQ(runCli({"ranks", dir.path().string(), "--memory-budget", "lots"}).status, 2);
 }
 

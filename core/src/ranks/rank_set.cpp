@@ -90,8 +90,13 @@ RankOutcome loadRankTables(const std::string& file, int threads, const std::atom
     return outcome;
   }
   // A cut or malformed file keeps what came before the fault, as a single trace does.
-  if (!result.error.empty()) outcome.warning = result.error + " (kept what was read before)";
-  else if (result.truncated) outcome.warning = file + ": the file is truncated (kept what was read before the cut)";
+  if (!result.error.empty()) {
+    outcome.warning = result.error + " (kept what was read before)";
+  } else if (result.truncated) {
+    // Where the cut is, as `summary` says it: the reader's own issue.
+    const ImportIssue* cut = result.trace->issues.find("truncated");
+    outcome.warning = file + ": " + (cut ? cut->description : "the file is truncated; everything before the cut is loaded");
+  }
   auto trace = std::make_shared<const Trace>(std::move(*result.trace));
   analysis::AnalysisOptions analysisOptions = rankAnalysisOptions();
   analysisOptions.gaps.threads = threads;
@@ -107,7 +112,11 @@ std::vector<std::string> rankFiles(const std::vector<std::string>& arguments) {
     if (fs::is_directory(a)) addDirectory(a, files);
     else if (a.find_first_of("*?[") != std::string::npos) addMatches(a, files);
     else if (fs::exists(a)) files.push_back(a);
-    if (files.size() == before) throw std::runtime_error(a + ": no trace files (.json, .json.gz) there");
+    else throw std::runtime_error(a + ": cannot open: No such file or directory");
+    if (files.size() == before) {
+      throw std::runtime_error(a + (fs::is_directory(a) ? ": no trace files (.json, .json.gz) there"
+                                                         : ": no trace files (.json, .json.gz) match"));
+    }
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
