@@ -16,6 +16,7 @@
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/format/escape.h"
 #include "gapscope/io/heap_setup.h"
+#include "gapscope/report/report.h"
 #include "load_trace.h"
 #include "output.h"
 
@@ -494,7 +495,11 @@ int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
   switch (format) {
     case OutputFormat::Text: printText(out, *trace, a, ranked, listedTotal, perStep, streams); break;
     case OutputFormat::Json: printJson(out, *trace, a, ranked, perStep); break;
-    case OutputFormat::Csv: printCsv(out, *trace, a, ranked); break;
+    case OutputFormat::Csv:
+      // One CSV is one table: with --per-step, the steps' (the report's steps.csv).
+      if (perStep) out << report::tableCsv(report::stepTable(*trace, a));
+      else printCsv(out, *trace, a, ranked);
+      break;
   }
   return 0;
 }
@@ -507,7 +512,8 @@ GAPSCOPE_CLI_COMMAND("gaps",
                      "(launch overhead, synchronisation, queued, other) with the CPU ops to blame, "
                      "launch statistics and a verdict; gaps of the whole device, largest first "
                      "(--streams adds each stream's gaps, ranked by the device idle inside them; "
-                     "--min-gap-us default 1; text lists the 20 largest unless --limit)",
+                     "--min-gap-us default 1; text lists the 20 largest unless --limit; --per-step adds the "
+                     "per-step table, in CSV instead of the gaps)",
                      {"per-step", "streams"}, runGaps);
 
 }  // namespace gapscope::cli

@@ -150,5 +150,34 @@ TEST(CliGaps, EveryRowOfSeveralChunksInRankOrder) {
   EXPECT_EQ(n, expected.size());
 }
 
+// With --per-step, CSV is the per-step table (one CSV, one table): a row
+// per step and device with the figures `gaps --per-step` gives in JSON.
+TEST(CliGaps, PerStepInCsvIsTheStepTable) {
+  const std::string path = GAPSCOPE_TEST_DATA_DIR "/h200/split_stack_eager.json";
+  const CliResult csv = runCli({"gaps", path, "--format", "csv", "--per-step"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const auto rows = parseCsv(csv.out);
+  const CliResult json = runCli({"gaps", path, "--format", "json", "--per-step", "--limit", "0"});
+  const auto steps = nlohmann::json::parse(json.out).at("steps");
+  ASSERT_FALSE(steps.empty());
+  ASSERT_EQ(rows.size(), steps.size() + 1);  // one device
+  const std::vector<std::string> header = rows.front();
+  auto column = [&](const std::string& id) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), id) - header.begin());
+  };
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto& row = rows[i + 1];
+    const auto& step = steps[i];
+    EXPECT_EQ(row.at(column("step")), step.at("step").get<std::string>());
+    EXPECT_EQ(std::stod(row.at(column("cpu_us"))), step.at("cpu_dur_us").get<double>());
+    EXPECT_EQ(std::stod(row.at(column("busy_us"))), step.at("devices")[0].at("busy_us").get<double>());
+    EXPECT_EQ(std::stod(row.at(column("idle_launch_overhead_us"))),
+              step.at("devices")[0].at("idle_us").at("launch_overhead").get<double>());
+    EXPECT_EQ(std::stoull(row.at(column("kernels"))), step.at("kernels").get<std::uint64_t>());
+  }
+  // Without it, the gaps.
+  EXPECT_EQ(parseCsv(runCli({"gaps", path, "--format", "csv"}).out).front().front(), "device");
+}
+
 }  // namespace
 }  // namespace gapscope::testing

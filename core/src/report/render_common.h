@@ -29,7 +29,6 @@ void htmlTable(std::string& out, const Table& t);
 void htmlTableWithHeading(std::string& out, const Table& t);  // <h3>, the note, the table
 void markdownTable(std::string& out, const Table& t);
 nlohmann::ordered_json tableJson(const Table& t);
-std::string tableCsv(const Table& t);  // RFC 4180, header row = the column ids
 
 // Tables in the order the human formats show them, grouped by heading.
 struct Section {

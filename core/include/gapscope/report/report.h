@@ -283,6 +283,10 @@ Table liveByOperatorTable(const Trace& trace, const std::vector<const memory::Al
 // trace has Python stacks (with_stack / with_modules), else every frame.
 Table idleFramesTable(const Trace& trace, const calltree::CallTree& tree, std::size_t limit);
 
+// A table as CSV (RFC 4180; the header row is the column ids, durations in
+// exact microseconds): what the csv report writes for each table.
+std::string tableCsv(const Table& table);
+
 // A cell as a person reads it (html, md and the CLI's text tables): durations
 // with a unit, percentages with one decimal, unknown as "-", abbreviated
 // kernel names where the column says so.
