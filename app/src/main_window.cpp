@@ -477,10 +477,14 @@ void MainWindow::showRange() {
 
 void MainWindow::updateSearchCount() {
   const auto n = session_->searchCount();
+  searchCount_->setToolTip(QString());
   if (session_->searchText().isEmpty()) {
-    searchCount_->setText(session_->highlights().empty()
-                              ? QString()
-                              : tr("%n highlighted", "", static_cast<int>(session_->highlights().size())));
+    // Highlights from elsewhere (a gap's blamed work, a table row, an
+    // import issue): say from where, and how to let them go.
+    const int shown = static_cast<int>(session_->highlights().size());
+    searchCount_->setText(shown == 0 ? QString()
+                                     : tr("%n highlighted: %1", "", shown).arg(session_->highlightOrigin()));
+    if (shown > 0) searchCount_->setToolTip(tr("Esc on the timeline clears the highlights"));
   } else if (n == 0) {
     searchCount_->setText(tr("no match"));
   } else {

@@ -250,6 +250,12 @@ TEST_F(OpenWindow, ClickingAGapSelectsItAndHighlightsTheBlamedCpuWork) {
   EXPECT_LE(w().timeline()->scale().start(), from);
   EXPECT_GE(w().timeline()->scale().end(), to);
   EXPECT_LT(w().timeline()->scale().duration(), 1.2 * static_cast<double>(to - from));
+  // The count beside the search says what is lit and from where; Esc lets it go.
+  auto* count = w().findChild<QLabel*>(QStringLiteral("searchCount"));
+  EXPECT_EQ(count->text(), QStringLiteral("%1 highlighted: %2").arg(hl.size()).arg(s().highlightOrigin()));
+  QTest::keyClick(w().timeline(), Qt::Key_Escape);
+  EXPECT_TRUE(s().highlights().empty());
+  EXPECT_TRUE(count->text().isEmpty());
 }
 
 // A trace recorded with Python stacks: the CPU thread is dozens of rows deep.

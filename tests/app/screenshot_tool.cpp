@@ -30,6 +30,8 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
 #include "panels/analysis_panels.h"
+#include "panels/issues_panel.h"
+#include <QTreeWidget>
 #if defined(GAPSCOPE_APP_HAVE_RECORDER) && defined(GAPSCOPE_FAKE_PROGRAM)
 #include "record_dialog.h"
 #endif
@@ -195,6 +197,19 @@ int main(int argc, char** argv) {
 
   raiseDock(w, QStringLiteral("issuesDock"));
   saveGrab(&w, out, QStringLiteral("issues.png"));
+  // The first issue picked: its event as written, then shown on the timeline.
+  if (QTreeWidgetItem* first = w.issues()->tree()->topLevelItem(0)) {
+    if (first->childCount() > 0) {
+      first->setExpanded(true);
+      first = first->child(0);
+    }
+    w.issues()->tree()->setCurrentItem(first);
+    saveGrab(&w, out, QStringLiteral("issue-source.png"));
+    w.issues()->showOnTimeline();
+    saveGrab(&w, out, QStringLiteral("issue-shown.png"));
+    s->clearSelection();
+    s->setHighlights({}, QString());
+  }
 
   // The Call Tree dock by blamed idle, a frame a few levels down that owns
   // the most of it picked (shallow enough for the icicle to show its callers).

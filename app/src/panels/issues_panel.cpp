@@ -69,6 +69,8 @@ IssuesPanel::IssuesPanel(TraceSession* session, QWidget* parent)
 
   connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) { showSource(item); });
   connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this] { showOnTimeline(); });
+  // The quirks' rows sit indented: the first column grows to keep their severity readable.
+  connect(tree_, &QTreeWidget::itemExpanded, this, [this] { tree_->resizeColumnToContents(Severity); });
   connect(show_, &QPushButton::clicked, this, &IssuesPanel::showOnTimeline);
   connect(session_, &TraceSession::traceChanged, this, &IssuesPanel::refresh);
   refresh();

@@ -628,6 +628,8 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_Escape:
       session_->clearSelection();
       session_->setRange(std::nullopt);
+      // A search's matches stay until the search is cleared; other highlights go.
+      if (session_->searchText().isEmpty()) session_->setHighlights({}, QString());
       update();
       break;
     default: return QWidget::keyPressEvent(event);
