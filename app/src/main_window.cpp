@@ -30,6 +30,7 @@
 #include "about.h"
 #include "calltree/flame_graph_panel.h"
 #include "dock_room.h"
+#include "elided_label.h"
 #include "app_setup.h"
 #include "gapscope/version.h"
 #include "models/table_format.h"
@@ -273,10 +274,10 @@ void MainWindow::buildToolBar() {
 }
 
 void MainWindow::buildStatusBar() {
-  info_ = new QLabel(this);
+  info_ = new ElidedLabel(this);
   info_->setObjectName(QStringLiteral("traceInfo"));
   statusBar()->addWidget(info_, 1);
-  rangeInfo_ = new QLabel(this);
+  rangeInfo_ = new ElidedLabel(this);
   rangeInfo_->setObjectName(QStringLiteral("rangeInfo"));
   rangeInfo_->hide();
   statusBar()->addWidget(rangeInfo_);

@@ -33,6 +33,7 @@ class ChartsPanel;
 class CompareWindow;
 class DetailsPanel;
 class DockRoom;
+class ElidedLabel;
 class FlameGraphPanel;
 class MemoryPanel;
 class GapsPanel;
@@ -206,8 +207,8 @@ class MainWindow : public QMainWindow {
   QListWidget* recentList_;
   QLineEdit* searchEdit_;
   QLabel* searchCount_;
-  QLabel* info_;
-  QLabel* rangeInfo_ = nullptr;
+  ElidedLabel* info_;
+  ElidedLabel* rangeInfo_ = nullptr;
   QToolButton* clearRange_ = nullptr;
   QProgressBar* progress_;
   QPushButton* cancel_;

@@ -7,6 +7,7 @@
 #include <future>
 #include <mutex>
 
+#include <QApplication>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -16,6 +17,7 @@
 #include "app_test_support.h"
 #include "gapscope/analysis/gpu_busy.h"
 #include "gapscope/analysis/kernel_table.h"
+#include "elided_label.h"
 #include "main_window.h"
 #include "models/gap_list_model.h"
 #include "models/kernel_table_model.h"
@@ -207,6 +209,34 @@ TEST_F(RangeWindow, PickingAStepZoomsToItAndSelectsItsRange) {
   EXPECT_LT(scale.duration(), 1.3 * static_cast<double>(range->duration()));
   // Its kernels are the ones the step launched (each step synchronises).
   EXPECT_EQ(kernelCalls(), step.kernels);
+}
+
+// At the smallest window the status bar's trace and range summaries share
+// the line: neither overlaps the other, and one too long for its room ends
+// in "…" with the whole text in its tooltip (it was cut mid-character).
+TEST_F(RangeWindow, TheStatusSummariesGiveWayWithoutOverlapping) {
+  w_->resize(1024, 700);
+  waitUntil([&] { return w_->width() <= 1024; });
+  w_->steps()->pickStep(1);
+  auto* info = w_->findChild<ElidedLabel*>(QStringLiteral("traceInfo"));
+  auto* range = w_->findChild<ElidedLabel*>(QStringLiteral("rangeInfo"));
+  ASSERT_NE(info, nullptr);
+  ASSERT_NE(range, nullptr);
+  ASSERT_TRUE(waitUntil([&] { return range->isVisible(); }));
+  QApplication::processEvents();
+  EXPECT_FALSE(info->geometry().intersects(range->geometry()));
+  // Squeezed (a longer range text, a badge beside it): each gives way, eliding.
+  const QString longer = range->text() + range->text();
+  range->setText(longer);
+  QApplication::processEvents();
+  EXPECT_FALSE(info->geometry().intersects(range->geometry()));
+  for (ElidedLabel* label : {info, range}) {
+    if (label->shownText() == label->text()) continue;
+    EXPECT_TRUE(label->shownText().endsWith(QChar(0x2026))) << label->shownText().toStdString();
+    label->repaint();
+    EXPECT_EQ(label->toolTip(), label->text());
+  }
+  EXPECT_TRUE(info->shownText() != info->text() || range->shownText() != longer);  // it did not fit whole
 }
 
 TEST_F(RangeWindow, TheUtilisationStripMarksTheStepsAndAClickPicksOne) {
