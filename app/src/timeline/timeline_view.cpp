@@ -87,7 +87,17 @@ QWidget* TimelineView::buildGapBar() {
     row->addSpacing(8);
   }
   row->addStretch(1);
-  row->addWidget(new QLabel(tr("Shortest gap:"), bar));
+  // The verdict on the line below, wrapped (it is the one sentence the user
+  // needs whole), the shortest gap beside it: the legend's line alone sets
+  // how narrow the timeline may get, leaving the Details dock room at 1024 px.
+  auto* below = new QHBoxLayout;
+  column->addLayout(below);
+  verdict_ = new QLabel(bar);
+  verdict_->setObjectName(QStringLiteral("verdict"));
+  verdict_->setWordWrap(true);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  below->addWidget(verdict_, 1, Qt::AlignTop);
+  below->addWidget(new QLabel(tr("Shortest gap:"), bar), 0, Qt::AlignTop);
   minGap_ = new QDoubleSpinBox(bar);
   minGap_->setObjectName(QStringLiteral("minGapSpin"));
   minGap_->setSuffix(QStringLiteral(" µs"));
@@ -100,14 +110,7 @@ QWidget* TimelineView::buildGapBar() {
   connect(minGap_, &QDoubleSpinBox::valueChanged, this, [this](double us) {
     session_->setMinGapNs(static_cast<TimeNs>(std::llround(us * 1000.0)));
   });
-  row->addWidget(minGap_);
-  // The verdict on a line of its own, wrapped: it is the one sentence the
-  // user needs whole.
-  verdict_ = new QLabel(bar);
-  verdict_->setObjectName(QStringLiteral("verdict"));
-  verdict_->setWordWrap(true);
-  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  column->addWidget(verdict_);
+  below->addWidget(minGap_, 0, Qt::AlignTop);
   return bar;
 }
 
