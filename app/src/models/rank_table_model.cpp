@@ -82,7 +82,7 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
 QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   static const char* const kHeaders[ColumnCount] = {
-      "Rank", "File", "Steps", "Step time", "Own time", "GPU busy", "Collectives", "Wait", "Transfer",
+      "Rank", "File", "Steps", "Median step", "Median own time", "GPU busy", "Collectives", "Wait", "Transfer",
       "Idle: launch", "Idle: sync", "Idle: queued", "Idle: other", "Straggling steps"};
   static const char* const kTips[ColumnCount] = {
       "The rank (distributedInfo, else the number in the file's name)",
