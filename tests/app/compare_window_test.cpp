@@ -136,6 +136,18 @@ TEST_F(ComparePair, BothTimelinesFollowOneZoomAtTheAlignedStep) {
   a->zoomAt(2.0, a->width() / 2.0);
   EXPECT_DOUBLE_EQ(a->scale().nsPerPixel(), b->scale().nsPerPixel());
   EXPECT_NEAR(a->scale().toPixel(stepA.cpuStart), b->scale().toPixel(stepB.cpuStart), 1.0);
+  // Both axes count from the aligned step's start: the same labels at the
+  // same places, in one unit ("350 us" over "0.45 ms" before).
+  a->repaint();
+  b->repaint();
+  auto labels = [](TimelineWidget* t) {
+    std::vector<std::pair<long, std::string>> out;
+    for (const auto& tick : t->lastFrame().ticks.ticks)
+      if (tick.major) out.emplace_back(std::lround(tick.x), tick.label);
+    return out;
+  };
+  ASSERT_FALSE(labels(a).empty());
+  EXPECT_EQ(labels(a), labels(b));
 }
 
 TEST_F(ComparePair, StepsNumberedApartAreNamedForEachRun) {

@@ -71,7 +71,8 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   row->addWidget(new QLabel(tr("Align at"), bar));
   stepChoice_ = new QComboBox(bar);
   stepChoice_->setObjectName(QStringLiteral("alignStep"));
-  stepChoice_->setToolTip(tr("The k-th step of A is drawn over the k-th step of B"));
+  stepChoice_->setToolTip(tr("The k-th step of A is drawn over the k-th step of B; both time axes count from "
+                              "its start (from the first GPU work at \"start of GPU work\")"));
   connect(stepChoice_, &QComboBox::activated, this, [this](int item) { alignAtStep(item - 1); });
   row->addWidget(stepChoice_);
   column->addWidget(bar);
@@ -275,6 +276,10 @@ void CompareWindow::alignAtStep(int index) {
   const TimeNs offset =
       index < 0 ? firstGpuStart(b) - firstGpuStart(a) : steps(B)[i].cpuStart - steps(A)[i].cpuStart;
   link_->setOffset(offset);
+  // Both axes count from the instant the runs are aligned at: the same time
+  // into the step reads the same on both (and in the same unit).
+  views_[A]->timeline()->setAxisOrigin(index < 0 ? firstGpuStart(a) : steps(A)[i].cpuStart);
+  views_[B]->timeline()->setAxisOrigin(index < 0 ? firstGpuStart(b) : steps(B)[i].cpuStart);
   link_->setContents(a.layout->contentStart(), a.layout->contentEnd(), b.layout->contentStart(),
                      b.layout->contentEnd());
   TimelineWidget* timeline = views_[A]->timeline();

@@ -249,7 +249,7 @@ class FrameBuilder {
   }
 
   void addTicks() {
-    f_.ticks = timeline::computeAxisTicks(in_.key.scale, in_.layout->contentStart(), kTickSpacing);
+    f_.ticks = timeline::computeAxisTicks(in_.key.scale, in_.axisOrigin.value_or(in_.layout->contentStart()), kTickSpacing);
     for (const auto& t : f_.ticks.ticks) {
       if (!t.major) continue;
       const double x = std::round(left_ + t.x) + 0.5;

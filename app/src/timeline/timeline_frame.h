@@ -13,6 +13,7 @@
 #include <QVector>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "gapscope/analysis/gaps.h"
@@ -52,6 +53,9 @@ struct FrameInputs {
   const analysis::GapAnalysis* gaps = nullptr;        // null: no overlay
   const timeline::GapOverlay* overlay = nullptr;
   const TimelinePalette* palette = nullptr;
+  // Where the time axis counts from: the content's start unless set (the
+  // compare window counts both runs from the step they are aligned at).
+  std::optional<TimeNs> axisOrigin;
   NameCache* names = nullptr;
   QFont font;
   TimelineChrome chrome;

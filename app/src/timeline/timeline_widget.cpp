@@ -163,6 +163,12 @@ void TimelineWidget::rebuildVertical() {
   emit verticalChanged();
 }
 
+void TimelineWidget::setAxisOrigin(std::optional<TimeNs> origin) {
+  if (origin == axisOrigin_) return;
+  axisOrigin_ = origin;
+  invalidate();
+}
+
 void TimelineWidget::invalidate() {
   ++version_;
   update();

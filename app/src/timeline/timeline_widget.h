@@ -95,6 +95,8 @@ class TimelineWidget : public QWidget {
   double lastBuildMs() const { return frame_.buildMs; }
   // The geometry painted last (what renderTo or paintEvent drew).
   const TimelineFrame& lastFrame() const { return frame_; }
+  // The time the axis counts from (its "0"); nullopt: the content's start.
+  void setAxisOrigin(std::optional<TimeNs> origin);
   double lastPaintMs() const { return lastPaintMs_; }
   // Renders the current view into `image` (its size), as paintEvent would.
   void renderTo(QImage& image);
@@ -163,6 +165,7 @@ class TimelineWidget : public QWidget {
   NameCache names_;
   TimelineFrame frame_;
   quint64 version_ = 1;
+  std::optional<TimeNs> axisOrigin_;
   double lastPaintMs_ = 0;
 
   // Mouse state.

@@ -50,6 +50,7 @@ const TimelineFrame& TimelineWidget::frameFor(int width, int height, double dpr)
     }
     in.vertical = &vertical_;
     in.palette = &palette_;
+    in.axisOrigin = axisOrigin_;
     in.names = &names_;
     in.font = font();
     in.chrome = chrome_;
