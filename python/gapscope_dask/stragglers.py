@@ -463,7 +463,7 @@ def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], cause
     if len(rows) == 1:
         return "one rank (" + counts + "): nothing to compare it with"
     if not stragglers:
-        v = "no straggler: in no step is the slowest rank's own time over the median rank's by more than 5% and 10 us"
+        v = "no straggler: in no step is the slowest rank's own time over the median rank's by more than 5% and 10 µs"
         if usual > 0:
             v += " and 3 times the steps' usual excess of " + millis(usual)
         return v + ", and no rank is 10% slower in a typical step (" + counts + ")"

@@ -145,7 +145,7 @@ TEST(Compare, BusyAndTheLargestGapAreTheSteps) {
   // window: only gaps wholly inside the steps' windows count).
   EXPECT_EQ(rb.largestGap.dur, 1000);
   EXPECT_EQ(rb.largestGap.cause, analysis::GapCause::LaunchOverhead);
-  EXPECT_NE(c.verdict.find("the largest gap left in B is 1 us of launch overhead"), std::string::npos) << c.verdict;
+  EXPECT_NE(c.verdict.find("the largest gap left in B is 1 µs of launch overhead"), std::string::npos) << c.verdict;
 }
 
 TEST(Compare, GraphReplacesLaunches) {

@@ -69,21 +69,21 @@ TEST(FormatDuration, AxisLabelDropsTrailingZeros) {
   expectStyle(DurationStyle::AxisLabel, cases);
 }
 
-TEST(FormatDuration, VerdictIsExactToThreeDecimalsInAscii) {
+TEST(FormatDuration, VerdictIsExactToThreeDecimals) {
   const DurationCase cases[] = {
       {0, "0 ns"},
       {1, "1 ns"},
       {999, "999 ns"},
-      {1000, "1 us"},
-      {12'345, "12.345 us"},
-      {999'999, "999.999 us"},
+      {1000, "1 µs"},
+      {12'345, "12.345 µs"},
+      {999'999, "999.999 µs"},
       {1'000'000, "1 ms"},
       {1'234'567, "1.235 ms"},  // half up
       {1'500'000, "1.5 ms"},
       {999'999'999, "1000 ms"},  // rounding stays in the unit
       {1'000'000'000, "1 s"},
       {-999, "-999 ns"},
-      {-12'345, "-12.345 us"},
+      {-12'345, "-12.345 µs"},
       {-1'000'500, "-1.001 ms"},
       {kMax, "9223372036.855 s"},
       {kMin, "-9223372036.855 s"},

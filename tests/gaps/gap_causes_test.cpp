@@ -62,7 +62,7 @@ TEST(GapCauses, LaunchStartedAfterTheGpuWentIdleIsLaunchOverhead) {
   EXPECT_EQ(ops[2].selfNs, us(3));
   EXPECT_TRUE(ops[3].isUntraced);
   EXPECT_EQ(ops[3].selfNs, us(2));
-  EXPECT_EQ(explainGap(t, gap), "cudaLaunchKernel began 9 us after the GPU went idle");
+  EXPECT_EQ(explainGap(t, gap), "cudaLaunchKernel began 9 µs after the GPU went idle");
 
   // The stream of a one-stream device has the same gap.
   auto stream = gapsOf(a, 7);
@@ -91,7 +91,7 @@ TEST(GapCauses, LaunchCallStillRunningWhenTheQueueDrainedIsLaunchOverhead) {
   // HTA only looks at the call's start, which came before the gap.
   EXPECT_EQ(dev[0].hta, HtaIdleKind::KernelWait);
   EXPECT_EQ(explainGap(t, dev[0]),
-            "cudaLaunchKernel was still running when the GPU went idle (it ended 8 us into the gap)");
+            "cudaLaunchKernel was still running when the GPU went idle (it ended 8 µs into the gap)");
 }
 
 TEST(GapCauses, ThreadBlockedInDeviceSynchronizeIsSynchronization) {
@@ -117,7 +117,7 @@ TEST(GapCauses, ThreadBlockedInDeviceSynchronizeIsSynchronization) {
   EXPECT_EQ(ops[2].selfNs, us(1));
   EXPECT_EQ(explainGap(t, gap),
             "the launching thread was blocked in cudaDeviceSynchronize when the GPU went idle; "
-            "cudaLaunchKernel followed 10 us after the gap began");
+            "cudaLaunchKernel followed 10 µs after the gap began");
 }
 
 TEST(GapCauses, SyncReturningJustBeforeTheGapCountsWithinTheClockSlack) {
@@ -164,7 +164,7 @@ TEST(GapCauses, OpLaunchedBeforeTheGapIsQueuedEvenIfTheThreadSyncsLater) {
   EXPECT_EQ(dev[0].cause, GapCause::Queued);
   EXPECT_EQ(dev[0].hta, HtaIdleKind::KernelWait);
   EXPECT_EQ(explainGap(t, dev[0]),
-            "cudaLaunchKernel ended 91 us before the GPU went idle; the op waited in the queue");
+            "cudaLaunchKernel ended 91 µs before the GPU went idle; the op waited in the queue");
 }
 
 TEST(GapCauses, StreamWaitEventBetweenLaunchesMakesAQueuedStreamGapSynchronization) {

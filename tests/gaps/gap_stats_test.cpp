@@ -71,7 +71,7 @@ TEST(GapVerdict, SaysWhenTheGpuWorkedInASliverOfTheTrace) {
   g.launch(us(20), us(1), 2).kernel("k", us(22), us(2), 2);  // active window 12..24 us: 12 us of 1 ms
   const GapAnalysis a = analyzeGaps(g.finish());
   EXPECT_EQ(a.traceSpanNs, us(1000));
-  EXPECT_NE(a.verdict.line.find("; but the GPU had work only within 12 us of the 1 ms trace"), std::string::npos)
+  EXPECT_NE(a.verdict.line.find("; but the GPU had work only within 12 µs of the 1 ms trace"), std::string::npos)
       << a.verdict.line;
   GapTrace busy;  // the active window is a tenth of the trace: nothing to add
   busy.cpu("train", 0, us(120));
@@ -326,7 +326,7 @@ TEST(GapVerdict, LaunchOverheadBoundWithItsSaving) {
   EXPECT_DOUBLE_EQ(a.verdict.utilization, 8.0 / 23.0);
   EXPECT_EQ(a.verdict.line,
             "launch-overhead bound: 65.2% of the active window the GPU waited for the CPU to "
-            "launch work (busy 34.8%); removing launch overhead would save at most 15 us (65.2%)");
+            "launch work (busy 34.8%); removing launch overhead would save at most 15 µs (65.2%)");
   GapSummary s = summarizeGaps(t, computeGpuBusy(t));
   EXPECT_TRUE(s.hasGpuActivity);
   EXPECT_EQ(s.verdict, a.verdict.line);

@@ -98,7 +98,7 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
       "GPU idle blamed on synchronisation, all steps",
       "GPU idle with work queued, all steps",
       "GPU idle for other reasons, all steps",
-      "Steps in which this rank was the slowest by the straggler rule (over the median rank by 5 %, 10 us and "
+      "Steps in which this rank was the slowest by the straggler rule (over the median rank by 5 %, 10 µs and "
       "three times the steps' usual excess); \"consistently\": its own time in a typical step is over the median "
       "rank's by 10 %"};
   if (section < 0 || section >= ColumnCount) return {};

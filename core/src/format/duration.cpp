@@ -29,12 +29,12 @@ Amount threeDigits(std::uint64_t mag) {
 }
 
 // Thousandths of the largest unit from µs up that fits (µs below 1 µs too),
-// rounded half up; ASCII unit symbols.
-Amount threeDecimals(std::uint64_t mag, bool trim) {
+// rounded half up. `micro`: "µs" in prose, "us" where PyTorch's tables are copied.
+Amount threeDecimals(std::uint64_t mag, bool trim, std::string_view micro) {
   const std::uint64_t unit = mag < kMilli ? kMicro : mag < kSecond ? kMilli : kSecond;
   const std::uint64_t perThousandth = unit / 1000;
   const std::uint64_t thousandths = (mag + perThousandth / 2) / perThousandth;
-  return {detail::thousandthsText(thousandths, trim), unit == kMicro ? "us" : unit == kMilli ? "ms" : "s"};
+  return {detail::thousandthsText(thousandths, trim), unit == kMicro ? micro : unit == kMilli ? "ms" : "s"};
 }
 
 Amount amount(std::uint64_t mag, DurationStyle style) {
@@ -46,8 +46,8 @@ Amount amount(std::uint64_t mag, DurationStyle style) {
     }
     case DurationStyle::Verdict:
       if (mag < kMicro) return {std::to_string(mag), "ns"};
-      return threeDecimals(mag, true);
-    case DurationStyle::TorchTable: return threeDecimals(mag, false);
+      return threeDecimals(mag, true, "µs");
+    case DurationStyle::TorchTable: return threeDecimals(mag, false, "us");
   }
   return threeDigits(mag);
 }

@@ -358,7 +358,7 @@ std::string waitScope(const RankRow& row, const RanksAnalysis& r) {
 }
 
 std::string noStraggler(const RanksAnalysis& r, const std::string& counts) {
-  std::string v = "no straggler: in no step is the slowest rank's own time over the median rank's by more than 5% and 10 us";
+  std::string v = "no straggler: in no step is the slowest rank's own time over the median rank's by more than 5% and 10 µs";
   if (r.usualExcessNs > 0) v += " and 3 times the steps' usual excess of " + millis(r.usualExcessNs);
   return v + ", and no rank is 10% slower in a typical step (" + counts + ")";
 }

@@ -18,7 +18,8 @@ enum class DurationStyle {
   // "1 µs", "2.5 µs", "100 µs".
   AxisLabel,
   // The gap verdict and gap explanations: exact to three decimals (rounded
-  // half up), zeros dropped, ASCII unit: "850 ns", "12.345 us", "1.5 ms".
+  // half up), zeros dropped: "850 ns", "12.345 µs", "1.5 ms" (the µs of
+  // every other view; "us" before 27 November, ninth session).
   Verdict,
   // CLI text tables, as PyTorch's key_averages() table prints them:
   // "0.850us", "12.345us", "1.234ms", "2.000s" (rounded half up).
