@@ -196,6 +196,16 @@ void TimelineWidget::paintMeasure(QPainter& p, int height) {
   const QFontMetrics fm(font());
   const double w = fm.horizontalAdvance(label) + 12;
   const QRectF box((x0 + x1 - w) / 2, 2, w, chrome_.axisHeight - 4);
+  // A tick label the badge would cut leaves its stray end ("…s") beside it:
+  // those it touches are covered whole.
+  QRectF cover = box;
+  for (const auto& tick : frame_.ticks.ticks) {
+    if (!tick.major) continue;
+    const double left = std::round(chrome_.namesWidth + tick.x) + 4.5;
+    const QRectF label(left, box.top(), fm.horizontalAdvance(QString::fromStdString(tick.label)), box.height());
+    if (label.intersects(box)) cover = cover.united(label);
+  }
+  p.fillRect(cover, palette_.axisBackground);
   p.setPen(Qt::NoPen);
   p.setBrush(palette_.measure);
   p.drawRect(box);
