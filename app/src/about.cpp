@@ -23,7 +23,9 @@ QString recorderLine() {
 }
 
 QString row(const QString& what, const QString& value) {
-  return QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(what.toHtmlEscaped(), value.toHtmlEscaped());
+  // Rich text tables have no column gap of their own: the first cell pads its right.
+  return QStringLiteral("<tr><td style=\"padding-right:12px\">%1</td><td>%2</td></tr>")
+      .arg(what.toHtmlEscaped(), value.toHtmlEscaped());
 }
 
 QString libraries() {
