@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "gapscope/format/number.h"
 #include "gapscope/timeline/viewed_trace.h"
 #include "memory_trace_json.h"
 
@@ -40,6 +41,13 @@ TEST(ViewedTrace, LayoutBesideTheAnalysesWithTheMemoryLanes) {
   for (const auto& lane : lanes) {
     // The peaks stated in the JSON: 1500 bytes allocated at 130.25 us on GPU 0, 16 on the CPU.
     EXPECT_EQ(lane.peakAllocated, lane.device == 0 ? 1500 : 16) << "device " << lane.device;
+  }
+  // A memory lane's name gives its scale, not a peak: from the lowest
+  // allocated value to the highest of allocated and reserved.
+  for (const auto& lane : viewed.layout->lanes()) {
+    if (lane.kind != gapscope::timeline::LaneKind::Memory) continue;
+    EXPECT_EQ(lane.name, "Memory, scale " + gapscope::format::formatBytes(static_cast<std::int64_t>(lane.counterMin)) +
+                             " - " + gapscope::format::formatBytes(static_cast<std::int64_t>(lane.counterMax)));
   }
   // The same layout as built alone, then given the lanes.
   gapscope::timeline::TimelineLayout alone = gapscope::timeline::TimelineLayout::build(*viewed.trace);

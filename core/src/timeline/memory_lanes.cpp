@@ -40,7 +40,9 @@ void TimelineLayout::addMemoryLanes(const memory::MemoryAnalysis& memory) {
     // name says where the scale starts and ends.
     lane.counterMin = *std::min_element(m.allocated.values.begin(), m.allocated.values.end());
     lane.counterMax = std::max(static_cast<double>(m.peakAllocated), *std::max_element(top.begin(), top.end()));
-    lane.name = "Memory " + format::formatBytes(static_cast<std::int64_t>(lane.counterMin)) + " - " +
+    // "scale": its top is reserved memory where that was recorded, above
+    // the allocated peak the lane marks (116.0 MiB beside "peak 96.6 MiB").
+    lane.name = "Memory, scale " + format::formatBytes(static_cast<std::int64_t>(lane.counterMin)) + " - " +
                 format::formatBytes(static_cast<std::int64_t>(lane.counterMax));
     // The group of the device's own lanes.
     lane.group = kNoIndex;
