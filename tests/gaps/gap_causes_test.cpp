@@ -319,4 +319,12 @@ TEST(CallNames, LaunchAndSyncKindsIgnoreVersionSuffixes) {
   EXPECT_EQ(syncKindForName("cudaMemcpyAsync"), SyncKind::None);
   EXPECT_EQ(syncKindForName("cudaStreamWaitEvent"), SyncKind::StreamWaitEvent);
   EXPECT_EQ(syncKindForName("cudaLaunchKernel"), SyncKind::None);
+  for (const char* alloc : {"cudaMalloc", "cudaMalloc_v3020", "cudaFree", "cudaMallocHost", "cudaHostAlloc", "cudaFreeHost",
+                            "cuMemAlloc_v2", "cuMemFree_v2", "cudaMallocManaged"}) {
+    EXPECT_TRUE(isMemoryManagementCall(alloc)) << alloc;
+  }
+  for (const char* other : {"cudaMallocAsync", "cudaFreeAsync", "cudaLaunchKernel", "cudaMemcpy", "cudaMemsetAsync",
+                            "cudaStreamCreateWithFlags", "aten::empty"}) {
+    EXPECT_FALSE(isMemoryManagementCall(other)) << other;
+  }
 }

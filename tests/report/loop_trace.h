@@ -76,6 +76,14 @@ class LoopTrace {
     return *this;
   }
 
+  // A runtime call that launches nothing (cudaFree, cudaMalloc, ...) on the
+  // thread, between ops.
+  LoopTrace& runtimeCall(const std::string& callName, TimeNs dur) {
+    slice(1, 1, callName, "cuda_runtime", cpuNow_, dur);
+    cpuNow_ += dur;
+    return *this;
+  }
+
   // CPU time with no traced op (Python between ops).
   LoopTrace& cpuWork(TimeNs dur) {
     cpuNow_ += dur;

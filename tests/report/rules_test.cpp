@@ -77,6 +77,31 @@ TEST(Rules, LaunchOverheadBoundTriggersWhenTheGpuWaitsForLaunches) {
   EXPECT_NE(f.summary.find("aten::relu"), std::string::npos) << f.summary;  // the CPU work blamed
 }
 
+// The launching thread frees device memory between ops: the GPU waits for
+// it as for launches, but a CUDA graph would not remove it, and the advice
+// says so first, with the time: 4 calls of 200 us, each whole inside a gap
+// (the kernel before it is done 0.5 us before its op ends).
+TEST(Rules, LaunchOverheadSpentAllocatingSaysSoFirst) {
+  LoopTrace t;
+  t.beginStep();
+  for (int i = 0; i < 10; ++i) {
+    t.op("aten::relu", kSoftmax, 2 * kUs, {.cpuBefore = 15 * kUs, .cpuAfter = 3 * kUs});
+    if (i % 2 == 1 && i < 9) t.runtimeCall(i == 3 ? "cudaMalloc_v2" : "cudaFree", 200 * kUs);
+  }
+  t.endStep();
+  Report r = reportOf(t.finish());
+  expectTriggered(r, "launch-overhead-bound");
+  const Finding& f = findingOf(r, "launch-overhead-bound");
+  ASSERT_FALSE(f.advice.empty());
+  EXPECT_EQ(f.advice.front().rfind("800 µs of it the launching threads spent allocating or freeing device memory "
+                                   "(cudaFree 600 µs, cudaMalloc_v2 200 µs)", 0),
+            0u)
+      << f.advice.front();
+  // Without it, the graph advice leads.
+  EXPECT_EQ(findingOf(reportOf(launchBoundTrace()), "launch-overhead-bound").advice.front().rfind("Capture the step", 0),
+            0u);
+}
+
 TEST(Rules, LaunchOverheadBoundHonoursItsThreshold) {
   ReportOptions options;
   options.thresholds.launchOverheadIdlePct = 99.9;

@@ -69,6 +69,13 @@ enum class SyncKind : std::uint8_t {
   StreamWaitEvent,  // cudaStreamWaitEvent: blocks a stream, not the thread
 };
 SyncKind syncKindForName(std::string_view callName);
+// CUDA memory management that blocks the calling thread and launches
+// nothing: cudaMalloc, cudaFree, cudaMallocHost / cudaHostAlloc,
+// cudaFreeHost, cuMemAlloc, cuMemFree and their variants (not the
+// stream-ordered cudaMallocAsync / cudaFreeAsync). A launching thread busy
+// in them idles the GPU as launch overhead does, but a CUDA graph does not
+// remove it.
+bool isMemoryManagementCall(std::string_view callName);
 
 struct GapOptions {
   // Gaps shorter than this are counted in every idle total but not listed

@@ -51,6 +51,15 @@ LaunchKind launchKindForName(std::string_view callName) {
   return LaunchKind::None;
 }
 
+bool isMemoryManagementCall(std::string_view callName) {
+  const std::string_view base = baseName(callName);
+  if (endsWith(base, "Async")) return false;
+  for (std::string_view prefix : {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc"}) {
+    if (startsWith(base, prefix)) return true;
+  }
+  return false;
+}
+
 SyncKind syncKindForName(std::string_view callName) {
   std::string_view base = baseName(callName);
   if (isAnyOf(base, {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cuCtxSynchronize"}))

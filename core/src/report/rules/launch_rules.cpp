@@ -26,6 +26,24 @@ std::string topBlamedOps(const ReportInputs& in, std::size_t count) {
   return text;
 }
 
+// The blamed self time spent in CUDA memory management (cudaFree,
+// cudaMalloc, ...), and those calls named with their times, largest first.
+struct AllocatorTime {
+  TimeNs ns = 0;
+  std::string calls;
+};
+
+AllocatorTime allocatorTime(const ReportInputs& in) {
+  AllocatorTime a;
+  for (const auto& op : in.gaps.overheadCpuOps) {  // largest self time first
+    if (op.isUntraced || !analysis::isMemoryManagementCall(in.trace.str(op.name))) continue;
+    a.ns += op.selfNs;
+    if (!a.calls.empty()) a.calls += ", ";
+    a.calls += std::string(in.trace.str(op.name)) + " " + format::formatDuration(op.selfNs);
+  }
+  return a;
+}
+
 // One launch, one kernel: graph launches run many and are left out.
 bool isSingleKernelLaunch(analysis::LaunchKind k) {
   return k == analysis::LaunchKind::Kernel || k == analysis::LaunchKind::DriverKernel;
@@ -66,13 +84,24 @@ Finding launchOverheadBound(const ReportInputs& in) {
   std::string blamed = topBlamedOps(in, 3);
   if (!blamed.empty()) f.summary += " Meanwhile the launching threads were busy in " + blamed + ".";
   f.estimatedSavingNs = overhead;
-  trigger(f, std::move(t), in.options.maxEvidenceRows,
-          {"Capture the step in a CUDA graph (torch.cuda.graphs / torch.cuda.make_graphed_callables) "
-           "so one launch replays all kernels.",
-           "Use torch.compile (mode=\"reduce-overhead\" adds CUDA graphs): fewer, fused kernels and "
-           "less Python per kernel.",
-           "Give each kernel more work: larger batches or fewer, larger tensors.",
-           "Cut CPU work between launches (Python overhead, allocations, host-side checks)."});
+  std::vector<std::string> advice{
+      "Capture the step in a CUDA graph (torch.cuda.graphs / torch.cuda.make_graphed_callables) "
+      "so one launch replays all kernels.",
+      "Use torch.compile (mode=\"reduce-overhead\" adds CUDA graphs): fewer, fused kernels and "
+      "less Python per kernel.",
+      "Give each kernel more work: larger batches or fewer, larger tensors.",
+      "Cut CPU work between launches (Python overhead, allocations, host-side checks)."};
+  // Where the launching threads mostly allocated or freed device memory, a
+  // graph removes none of it: that advice comes first.
+  const AllocatorTime allocator = allocatorTime(in);
+  if (allocator.ns > 0 && allocator.ns * 4 >= overhead) {
+    advice.insert(advice.begin(),
+                  format::formatDuration(allocator.ns) + " of it the launching threads spent allocating or freeing "
+                  "device memory (" + allocator.calls + "), not launching: memory the caching allocator grows or "
+                  "gives back (the first steps, torch.cuda.empty_cache, cuDNN benchmark workspaces). Profile after "
+                  "a few warm-up steps, keep the memory cached, or allocate up front; a CUDA graph does not remove it.");
+  }
+  trigger(f, std::move(t), in.options.maxEvidenceRows, std::move(advice));
   return f;
 }
 
