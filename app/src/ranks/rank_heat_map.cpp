@@ -226,6 +226,10 @@ void RankHeatMap::paintCells(QPainter& p) const {
   const auto [firstRow, lastRow] = visibleRows();
   const auto [firstColumn, lastColumn] = visibleColumns();
   const QFontMetrics fm(font());
+  // Narrow cells (20 steps in a 1024 px window) take the figure a size smaller.
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.85);
+  const QFontMetrics smallFm(small);
   const QBrush missing(palette().color(QPalette::Mid), Qt::BDiagPattern);
   for (int row = firstRow; row <= lastRow; ++row) {
     for (int column = firstColumn; column <= lastColumn; ++column) {
@@ -239,7 +243,10 @@ void RankHeatMap::paintCells(QPainter& p) const {
       p.fillRect(r, fill);
       // The figure itself where it fits; the tooltip has it otherwise.
       const QString text = metricText(metric_, *v);
-      if (fm.horizontalAdvance(text) + 6 <= r.width() && fm.height() <= r.height()) {
+      const bool fits = fm.horizontalAdvance(text) + 6 <= r.width() && fm.height() <= r.height();
+      const bool fitsSmall = smallFm.horizontalAdvance(text) + 4 <= r.width() && smallFm.height() <= r.height();
+      if (fits || fitsSmall) {
+        p.setFont(fits ? font() : small);
         p.setPen(TimelinePalette::textOn(fill));
         p.drawText(r, Qt::AlignCenter, text);
       }
