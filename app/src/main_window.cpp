@@ -468,6 +468,7 @@ void MainWindow::showRange() {
   if (!range || !session_->hasTrace()) return;
   QString text = tr("Range %1 from %2").arg(durationText(range->duration()),
                                             durationText(range->start - session_->layout().contentStart()));
+  if (!session_->rangeName().isEmpty()) text = session_->rangeName() + QStringLiteral(": ") + text;
   for (const auto& [device, busy] : analysis::busyIn(session_->analysis().busy(), *range)) {
     const double pct = 100.0 * static_cast<double>(busy) / static_cast<double>(range->duration());
     text += tr(" · GPU %1 busy %2 (%3)").arg(device).arg(utf8(format::formatPercent(pct, format::PercentStyle::AppTable)),

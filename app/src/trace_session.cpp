@@ -10,10 +10,11 @@ TraceSession::TraceSession(QObject* parent) : QObject(parent) {}
 
 void TraceSession::updateTrace(LoadedTrace loaded) {
   const std::optional<TimeRange> keptRange = range_;
+  const QString keptName = rangeName_;
   liveUpdate_ = hasTrace();
   setTrace(std::move(loaded));
   liveUpdate_ = false;
-  if (keptRange) setRange(keptRange);
+  if (keptRange) setRange(keptRange, keptName);
 }
 
 void TraceSession::setTrace(LoadedTrace loaded) {
@@ -27,25 +28,33 @@ void TraceSession::setTrace(LoadedTrace loaded) {
   overlay_ = hasTrace() ? timeline::GapOverlay(trace(), layout(), gaps(), minGapNs_)
                         : timeline::GapOverlay();
   range_.reset();
+  rangeName_.clear();
   emit traceChanged();
   emit selectionChanged();
   emit highlightsChanged();
 }
 
-void TraceSession::setRange(std::optional<TimeRange> range) {
+void TraceSession::setRange(std::optional<TimeRange> range, const QString& name) {
   if (range && range->end < range->start) std::swap(range->start, range->end);
   if (range && range->duration() <= 0) range.reset();  // a click is not a range
+  const QString nextName = range ? name : QString();
   const bool same = range.has_value() == range_.has_value() &&
-                    (!range || (range->start == range_->start && range->end == range_->end));
+                    (!range || (range->start == range_->start && range->end == range_->end)) &&
+                    nextName == rangeName_;
   if (same) return;
   range_ = range;
+  rangeName_ = nextName;
   emit rangeChanged();
 }
 
 void TraceSession::selectStep(const analysis::StepStats& step) {
   TimeRange extent{step.cpuStart, step.cpuEnd};
   for (const auto& d : step.devices) extent.end = std::max(extent.end, d.activeEnd);
-  setRange(extent);
+  // The step's CPU range to the end of the GPU work it launched: its busy
+  // share here counts all GPU work in that span (the previous step's still
+  // running at its start too), unlike the Steps table's, over its GPU window.
+  setRange(extent, tr("%1 with its GPU work").arg(QString::fromUtf8(trace().str(step.name).data(),
+                                                                      static_cast<qsizetype>(trace().str(step.name).size()))));
   reveal(extent.start, extent.end, kNoIndex, /*fit=*/true);
 }
 

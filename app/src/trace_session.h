@@ -81,8 +81,11 @@ class TraceSession : public QObject {
   // The time range the user selected (a drag on the time axis, shift-drag
   // on the lanes, a step picked): the kernel, operator and gap tables and
   // the range summary then cover it only. Cleared with the trace.
-  void setRange(std::optional<TimeRange> range);
+  // `name` says what the range is when it is not a drag ("ProfilerStep#8
+  // with its GPU work"); the status bar shows it.
+  void setRange(std::optional<TimeRange> range, const QString& name = QString());
   std::optional<TimeRange> range() const { return range_; }
+  QString rangeName() const { return rangeName_; }
   // Select a step's range (its CPU range up to the end of the GPU work it
   // launched, which runs later) and zoom to it.
   void selectStep(const analysis::StepStats& step);
@@ -122,6 +125,7 @@ class TraceSession : public QObject {
   TimeNs minGapNs_ = analysis::GapOptions{}.minGapNs;
   timeline::GapOverlay overlay_;
   std::optional<TimeRange> range_;
+  QString rangeName_;
   bool liveUpdate_ = false;
 };
 

@@ -209,6 +209,15 @@ TEST_F(RangeWindow, PickingAStepZoomsToItAndSelectsItsRange) {
   EXPECT_LT(scale.duration(), 1.3 * static_cast<double>(range->duration()));
   // Its kernels are the ones the step launched (each step synchronises).
   EXPECT_EQ(kernelCalls(), step.kernels);
+  // The status bar names the range: the step with its GPU work, not the
+  // step's GPU window the Steps table's figures are over.
+  auto* info = w_->findChild<QLabel*>(QStringLiteral("rangeInfo"));
+  EXPECT_TRUE(info->text().startsWith(QString::fromStdString(std::string(s().trace().str(step.name))) +
+                                      " with its GPU work: Range "))
+      << info->text().toStdString();
+  // A drag is just a range again.
+  s().setRange(TimeRange{step.cpuStart, step.cpuEnd});
+  EXPECT_TRUE(info->text().startsWith("Range ")) << info->text().toStdString();
 }
 
 // At the smallest window the status bar's trace and range summaries share
