@@ -1,6 +1,7 @@
 // Memory lanes: each device's memory curve as two counters, in the group
 // of that device's lanes.
 #include <algorithm>
+#include <string>
 
 #include "gapscope/format/number.h"
 #include "gapscope/timeline/layout.h"
@@ -23,6 +24,18 @@ MemoryLane memoryLaneOf(const memory::DeviceMemory& d) {
   return lane;
 }
 
+// "87.1–116.0 MiB" (one unit written once: the names column is narrow), "0 B–2.6 GiB".
+std::string scaleText(std::int64_t low, std::int64_t high) {
+  const std::string a = format::formatBytes(low);
+  const std::string b = format::formatBytes(high);
+  const std::size_t ua = a.rfind(' ');
+  const std::size_t ub = b.rfind(' ');
+  if (ua != std::string::npos && ub != std::string::npos && a.substr(ua) == b.substr(ub)) {
+    return a.substr(0, ua) + "\u2013" + b;
+  }
+  return a + "\u2013" + b;
+}
+
 }  // namespace
 
 void TimelineLayout::addMemoryLanes(const memory::MemoryAnalysis& memory) {
@@ -42,8 +55,8 @@ void TimelineLayout::addMemoryLanes(const memory::MemoryAnalysis& memory) {
     lane.counterMax = std::max(static_cast<double>(m.peakAllocated), *std::max_element(top.begin(), top.end()));
     // "scale": its top is reserved memory where that was recorded, above
     // the allocated peak the lane marks (116.0 MiB beside "peak 96.6 MiB").
-    lane.name = "Memory, scale " + format::formatBytes(static_cast<std::int64_t>(lane.counterMin)) + " - " +
-                format::formatBytes(static_cast<std::int64_t>(lane.counterMax));
+    lane.name = "Memory scale " + scaleText(static_cast<std::int64_t>(lane.counterMin),
+                                            static_cast<std::int64_t>(lane.counterMax));
     // The group of the device's own lanes.
     lane.group = kNoIndex;
     for (std::uint32_t g = 0; g < groups_.size() && lane.group == kNoIndex; ++g) {
