@@ -446,12 +446,16 @@ def _slowness(row: dict, steps: List[dict]) -> str:
     return s
 
 
-def _wait_scope(row: dict, steps: List[dict]) -> str:
-    """waitScope."""
+def _wait_clause(cause: dict, row: dict, steps: List[dict]) -> str:
+    """waitClause."""
     if row["straggling_steps"] > 0:
-        return "in that step" if row["straggling_steps"] == 1 else "in those steps"
-    n = len(_named_steps(row, steps))
-    return "in the %d %s it was the slowest in" % (n, "step" if n == 1 else "steps")
+        scope = "in that step" if row["straggling_steps"] == 1 else "in those steps"
+    else:
+        n = len(_named_steps(row, steps))
+        if n == 0:
+            return ""
+        scope = "in the %d %s it was the slowest in" % (n, "step" if n == 1 else "steps")
+    return "; the other ranks waited %s for it in collectives %s" % (millis(cause["others_waited_ns"]), scope)
 
 
 def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], causes: List[dict], usual: int) -> str:
@@ -471,10 +475,9 @@ def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], cause
     c = causes[0]
     worst = next(s for s in steps if s["step"] == c["worst_step"])
     v = ("rank %d is the straggler: %s; in step %d it took %s longer than the median rank's "
-         "%s, and %s; the other ranks waited %s for it in collectives %s") % (
+         "%s, and %s%s") % (
         c["rank"], _slowness(by_rank[c["rank"]], steps), c["worst_step"], millis(c["excess_ns"]),
-        millis(worst["median_ns"]), cause_phrase(c), millis(c["others_waited_ns"]),
-        _wait_scope(by_rank[c["rank"]], steps))
+        millis(worst["median_ns"]), cause_phrase(c), _wait_clause(c, by_rank[c["rank"]], steps))
     for i in range(1, len(stragglers)):
         other = by_rank[stragglers[i]]
         if other["straggling_steps"] == 0:

@@ -555,6 +555,29 @@ TEST_F(OpenWindow, AnImportIssueShowsItsFirstEventAndLeadsToItsSlices) {
   EXPECT_NE(std::find(s().highlights().begin(), s().highlights().end(), selected), s().highlights().end());
 }
 
+// A file cut short: its "truncated" issue points at the end of the file,
+// which is still there to read (it said the file was read from a pipe).
+TEST_F(OpenWindow, ACutFilesTruncatedIssueSaysWhereTheFileEnds) {
+  QFile whole(testData("h200/mlp_eager.json"));
+  ASSERT_TRUE(whole.open(QIODevice::ReadOnly));
+  QTemporaryDir dir;
+  const QString path = dir.filePath("cut.json");
+  QFile cut(path);
+  ASSERT_TRUE(cut.open(QIODevice::WriteOnly));
+  cut.write(whole.read(20000));
+  cut.close();
+  ASSERT_TRUE(open(path));
+  IssuesPanel* panel = w().issues();
+  QTreeWidgetItem* row = nullptr;
+  for (int i = 0; i < panel->tree()->topLevelItemCount(); ++i) {
+    if (panel->tree()->topLevelItem(i)->text(IssuesPanel::Issue) == "truncated") row = panel->tree()->topLevelItem(i);
+  }
+  ASSERT_NE(row, nullptr);
+  panel->tree()->setCurrentItem(row);
+  EXPECT_TRUE(panel->sourceHeading()->text().contains("where the file ends")) << panel->sourceHeading()->text().toStdString();
+  EXPECT_FALSE(panel->showButton()->isEnabled());
+}
+
 TEST_F(OpenWindow, DroppingAFileOpensIt) {
   const QString path = testData("h200/linear_64x4096_eager.json");
   QSignalSpy loaded(&w(), &MainWindow::traceLoaded);

@@ -75,12 +75,13 @@ TEST(IssueSources, TextInMemoryIsNotKeptSoNothingIsShown) {
   io::LoadResult r = io::parseChromeTrace(kText);
   ASSERT_TRUE(r.trace);
   const SourceEvent e = sourceEventAt(*r.trace, issueNamed(*r.trace, "overlap_spilled").firstOffset);
+  EXPECT_FALSE(e.sourceKept);
   EXPECT_EQ(e.text, "");
   EXPECT_EQ(e.slice, kNoIndex);  // args offsets there are places in the arena
   EXPECT_EQ(slicesOfIssue(*r.trace, "overlap_spilled").size(), 1u);  // marks need no source
 }
 
-TEST(IssueSources, ALongEventIsCutAndAnOffsetOutsideAnObjectGivesItsLine) {
+TEST(IssueSources, ALongEventIsCutAndAnOffsetInsideAnotherValueGivesThatValue) {
   const std::string big = R"({"ph":"E","pid":1,"tid":1,"ts":9,"args":{"s":")" + std::string(40000, 'x') + "\"}}";
   ScratchFile file("long.json", "{\"traceEvents\":[\n" + big + "\n]}\n");
   io::LoadResult r = io::loadChromeTrace(file.path());
@@ -92,8 +93,43 @@ TEST(IssueSources, ALongEventIsCutAndAnOffsetOutsideAnObjectGivesItsLine) {
   // The top-level object does not close within the longest text shown: cut.
   EXPECT_TRUE(sourceEventAt(*r.trace, 0).cut);
   EXPECT_EQ(sourceEventAt(*r.trace, 0).text.size(), kSourceEventMaxBytes);
-  EXPECT_EQ(sourceEventAt(*r.trace, 1).text, "\"traceEvents\":[");  // no object begins there: its line
-  EXPECT_EQ(sourceEventAt(*r.trace, 1u << 30).text, "");  // past the end
+  EXPECT_EQ(sourceEventAt(*r.trace, 1).text, "\"traceEvents\"");  // a string begins there: the string
+  const SourceEvent past = sourceEventAt(*r.trace, 1u << 30);  // past the end: the file is kept, nothing is there
+  EXPECT_TRUE(past.sourceKept);
+  EXPECT_EQ(past.text, "");
+}
+
+// An issue that points at a value that is no event (here a number where an
+// event should be, on one line with the next event: minified JSON) shows
+// that value alone, and leads to no slice: not to the event after it.
+TEST(IssueSources, AValueThatIsNoEventLeadsToNoSlice) {
+  const std::string text =
+      R"({"traceEvents":[42,{"ph":"X","name":"other","pid":1,"tid":1,"ts":1,"dur":2,"args":{"a":1}}]})";
+  ScratchFile file("minified.json", text);
+  io::LoadResult r = io::loadChromeTrace(file.path());
+  ASSERT_TRUE(r.trace) << r.error;
+  ASSERT_FALSE(r.trace->issues.empty());
+  const ImportIssue& issue = r.trace->issues.all().front();
+  const SourceEvent e = sourceEventAt(*r.trace, issue.firstOffset);
+  EXPECT_EQ(e.text, "42") << issue.name;
+  EXPECT_EQ(e.slice, kNoIndex);
+}
+
+// The file ends inside an event: the "truncated" issue points at the end,
+// where nothing is, and the source is still the file.
+TEST(IssueSources, ACutFileIsStillReadAgain) {
+  const std::string text = "{\"traceEvents\":[\n" + kSpilled + ",\n{\"ph\":\"X\",\"na";
+  for (const bool gzipped : {false, true}) {
+    ScratchFile file(gzipped ? "cut.json.gz" : "cut.json", gzipped ? testing::gzipText(text) : text);
+    io::LoadResult r = io::loadChromeTrace(file.path());
+    ASSERT_TRUE(r.trace) << r.error;
+    const ImportIssue* cut = r.trace->issues.find("truncated");
+    ASSERT_NE(cut, nullptr);
+    const SourceEvent e = sourceEventAt(*r.trace, cut->firstOffset);
+    EXPECT_TRUE(e.sourceKept) << gzipped;
+    EXPECT_EQ(e.slice, kNoIndex);
+    EXPECT_EQ(text.substr(std::min<std::size_t>(cut->firstOffset, text.size())).rfind(e.text, 0), 0u) << e.text;
+  }
 }
 
 bool isTrace(const fs::path& p) {
@@ -120,7 +156,8 @@ TEST(IssueSources, EveryIssueOfEveryRealTraceLeadsToItsEvent) {
     for (const ImportIssue& issue : t.issues.all()) {
       SCOPED_TRACE(e.path().string() + " " + issue.name);
       const SourceEvent first = sourceEventAt(t, issue.firstOffset);
-      ASSERT_FALSE(first.text.empty());
+      ASSERT_TRUE(first.sourceKept);
+      if (issue.name != "truncated") ASSERT_FALSE(first.text.empty());
       if (first.text.front() == '{' && !first.cut) {
         EXPECT_TRUE(nlohmann::json::accept(first.text)) << first.text.substr(0, 200);
       }

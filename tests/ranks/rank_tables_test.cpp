@@ -277,6 +277,26 @@ TEST(Stragglers, TheOthersWaitIsSummedOverTheStepsTheVerdictNames) {
       << a.verdict;
 }
 
+// A rank 15 % slower in every step while the others take turns at being
+// 30 % slower: consistently slow, yet the slowest in no step, so the
+// verdict gives no wait for it (it read "waited 0.000 ms for it in
+// collectives in the 0 steps it was the slowest in").
+TEST(Stragglers, AConsistentlySlowRankNeverTheSlowestHasNoWaitClause) {
+  std::vector<RankTables> tables;
+  for (int r = 0; r < 4; ++r) {
+    std::vector<TimeNs> times;
+    for (int s = 1; s <= 12; ++s) times.push_back(r == 0 ? 1150000 : r == 1 + s % 3 ? 1300000 : 1000000);
+    tables.push_back(rankWithSteps(r, times));
+  }
+  const RanksAnalysis a = analyzeRanks(tables);
+  ASSERT_EQ(a.stragglers, (std::vector<std::int64_t>{0}));
+  EXPECT_TRUE(a.ranks[0].consistentlySlow);
+  EXPECT_EQ(a.ranks[0].stragglingSteps, 0u);
+  for (const auto& s : a.steps) EXPECT_NE(s.slowestRank, 0) << s.step;
+  EXPECT_EQ(a.verdict.find("waited"), std::string::npos) << a.verdict;
+  EXPECT_EQ(a.verdict.rfind("rank 0 is the straggler: consistently slower", 0), 0u) << a.verdict;
+}
+
 TEST(Stragglers, AStepStragglesOnlyWhereItStandsOutFromTheUsualSpread) {
   const RanksAnalysis a = analyzeRanks(jitteredRanks(10, {{2, 6, 500000}}));
   EXPECT_EQ(a.usualExcessNs, 80000);  // every step's slowest is 80 us over the median

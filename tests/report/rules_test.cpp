@@ -93,13 +93,33 @@ TEST(Rules, LaunchOverheadSpentAllocatingSaysSoFirst) {
   expectTriggered(r, "launch-overhead-bound");
   const Finding& f = findingOf(r, "launch-overhead-bound");
   ASSERT_FALSE(f.advice.empty());
-  EXPECT_EQ(f.advice.front().rfind("800 µs of it the launching threads spent allocating or freeing device memory "
+  EXPECT_EQ(f.advice.front().rfind("800 µs of it the launching threads spent allocating or freeing memory "
                                    "(cudaFree 600 µs, cudaMalloc_v2 200 µs)", 0),
             0u)
       << f.advice.front();
   // Without it, the graph advice leads.
   EXPECT_EQ(findingOf(reportOf(launchBoundTrace()), "launch-overhead-bound").advice.front().rfind("Capture the step", 0),
             0u);
+}
+
+// The rule measures the steps' GPU windows: a 1 ms cudaMalloc before the
+// first step is none of their idle, and neither the advice nor the summary
+// speaks of it ("1.00 ms of it" of 300 us, before).
+TEST(Rules, AllocationBeforeTheStepsIsNotBlamedForTheirIdle) {
+  LoopTrace t;
+  t.op("aten::relu", kSoftmax, 2 * kUs, {.cpuBefore = 15 * kUs, .cpuAfter = 3 * kUs});
+  t.runtimeCall("cudaMalloc", 1000 * kUs);
+  for (int s = 0; s < 3; ++s) {
+    t.beginStep();
+    for (int i = 0; i < 10; ++i) t.op("aten::relu", kSoftmax, 2 * kUs, {.cpuBefore = 15 * kUs});
+    t.endStep();
+  }
+  Report r = reportOf(t.finish());
+  expectTriggered(r, "launch-overhead-bound");
+  const Finding& f = findingOf(r, "launch-overhead-bound");
+  EXPECT_NE(f.summary.find("of its steps' GPU windows"), std::string::npos) << f.summary;
+  EXPECT_EQ(f.summary.find("cudaMalloc"), std::string::npos) << f.summary;
+  EXPECT_EQ(f.advice.front().rfind("Capture the step", 0), 0u) << f.advice.front();
 }
 
 TEST(Rules, LaunchOverheadBoundHonoursItsThreshold) {

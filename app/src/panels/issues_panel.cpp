@@ -141,20 +141,27 @@ void IssuesPanel::showSource(QTreeWidgetItem* item) {
   firstSlice_ = first.slice;
   marked_ = slicesOfIssue(trace, issue.name);
   const QString file = QFileInfo(session_->loaded().path).fileName();
-  if (first.text.empty()) {
-    heading_->setText(tr("%1: first at byte %2 of %3, which cannot be read again (it was read from a pipe "
-                         "or from memory).")
-                          .arg(shownIssue_, QString::number(issue.firstOffset), file));
+  // Offsets in a .json.gz count the inflated text, not the file's bytes.
+  const QString where = file.endsWith(QStringLiteral(".gz"), Qt::CaseInsensitive)
+                            ? tr("byte %1 of the inflated text of %2").arg(issue.firstOffset).arg(file)
+                            : tr("byte %1 of %2").arg(issue.firstOffset).arg(file);
+  if (!first.sourceKept) {
+    heading_->setText(tr("%1: first at %2, which cannot be read again (it was read from a pipe or from "
+                         "memory).")
+                          .arg(shownIssue_, where));
+  } else if (first.text.empty()) {
+    heading_->setText(tr("%1: at %2, where the file ends: nothing follows.").arg(shownIssue_, where));
   } else {
-    heading_->setText(tr("%1: the first occurrence, at byte %2 of %3%4:")
-                          .arg(shownIssue_, QString::number(issue.firstOffset), file,
+    heading_->setText(tr("%1: the first occurrence, at %2%3:")
+                          .arg(shownIssue_, where,
                                first.cut ? tr(" (its first %1 bytes)").arg(first.text.size()) : QString()));
     source_->setPlainText(QString::fromUtf8(first.text.data(), static_cast<qsizetype>(first.text.size())));
   }
   const bool leads = firstSlice_ != kNoIndex || !marked_.empty();
   show_->setEnabled(leads);
   show_->setToolTip(leads ? (marked_.empty() ? tr("Select the slice read from this event")
-                                             : tr("Select the first slice and highlight all %1 this issue marks")
+                                             : tr("Highlight the %1 slices this issue marks and select the "
+                                                  "one read from this event (else the earliest)")
                                                    .arg(marked_.size()))
                           : tr("This event made no slice (or one without args to find it by)"));
 }

@@ -54,6 +54,7 @@ class GzipArgsSource final : public ArgsSource {
     std::string out = sourceText(ref.offset, ref.length);
     return out.size() == ref.length && looksLikeArgs(out) ? out : std::string();
   }
+  bool keepsSource() const override { return fd_ >= 0; }
   std::string sourceText(std::uint64_t offset, std::uint32_t length) const override {
     if (fd_ < 0) return {};
     std::lock_guard lock(mu_);

@@ -6,16 +6,27 @@ namespace gapscope {
 
 namespace {
 
-// Length of the JSON object at the front of `text` (strings and escapes
-// skipped), or 0 when it does not close within the text.
-std::size_t objectLength(std::string_view text) {
+// Length of the JSON value at the front of `text`: an object or array to
+// its matching bracket, a string to its closing quote (strings and escapes
+// skipped inside), a number or literal to the next delimiter; 0 when it
+// does not end within the text.
+std::size_t valueLength(std::string_view text) {
+  if (text.empty()) return 0;
+  if (text.front() != '{' && text.front() != '[' && text.front() != '"') {
+    const std::size_t end = text.find_first_of(",]} \t\r\n");
+    return end == std::string_view::npos ? 0 : end;
+  }
   int depth = 0;
   bool inString = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        inString = false;
+        if (depth == 0) return i + 1;  // a string on its own
+      }
     } else if (c == '"') {
       inString = true;
     } else if (c == '{' || c == '[') {
@@ -40,21 +51,19 @@ std::uint32_t sliceWithArgsIn(const Trace& trace, std::uint64_t begin, std::uint
 SourceEvent sourceEventAt(const Trace& trace, std::uint64_t offset) {
   SourceEvent event;
   event.offset = offset;
-  if (!trace.argsSource) return event;
+  event.sourceKept = trace.argsSource && trace.argsSource->keepsSource();
+  if (!event.sourceKept) return event;
   std::string text = trace.argsSource->sourceText(offset, kSourceEventMaxBytes);
-  if (!text.empty() && text.front() == '{') {
-    const std::size_t length = objectLength(text);
-    event.cut = length == 0 && text.size() == kSourceEventMaxBytes;
-    if (length > 0) text.resize(length);
-  } else {
-    const std::size_t line = text.find('\n');
-    if (line != std::string::npos) text.resize(line);
-    event.cut = line == std::string::npos && text.size() == kSourceEventMaxBytes;
-  }
+  const std::size_t length = valueLength(text);
+  const bool whole = length > 0;  // else: longer than shown, or the file ends inside it
+  event.cut = !whole && text.size() == kSourceEventMaxBytes;
+  if (whole) text.resize(length);
   event.text = std::move(text);
-  // Args offsets name the source only where the source can be read again:
-  // otherwise they are places in the args arena, and the text above is "".
-  if (!event.text.empty()) event.slice = sliceWithArgsIn(trace, offset, offset + event.text.size());
+  // Only an event (an object) is looked for among the slices; args offsets
+  // name places in the source, which is kept here.
+  if (whole && event.text.front() == '{') {
+    event.slice = sliceWithArgsIn(trace, offset, offset + event.text.size());
+  }
   return event;
 }
 

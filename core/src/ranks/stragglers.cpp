@@ -350,11 +350,19 @@ std::string slowness(const RankRow& row, const RanksAnalysis& r) {
   return s;
 }
 
-// Where the other ranks' wait for it was summed (StragglerCause::othersWaitedNs).
-std::string waitScope(const RankRow& row, const RanksAnalysis& r) {
-  if (row.stragglingSteps > 0) return row.stragglingSteps == 1 ? "in that step" : "in those steps";
-  const std::size_t n = namedSteps(row, r).size();
-  return "in the " + std::to_string(n) + (n == 1 ? " step" : " steps") + " it was the slowest in";
+// How long the other ranks waited for it (StragglerCause::othersWaitedNs)
+// and in which steps; nothing for a rank that is only consistently slow and
+// was the slowest in no step.
+std::string waitClause(const StragglerCause& c, const RankRow& row, const RanksAnalysis& r) {
+  std::string scope;
+  if (row.stragglingSteps > 0) {
+    scope = row.stragglingSteps == 1 ? "in that step" : "in those steps";
+  } else {
+    const std::size_t n = namedSteps(row, r).size();
+    if (n == 0) return "";
+    scope = "in the " + std::to_string(n) + (n == 1 ? " step" : " steps") + " it was the slowest in";
+  }
+  return "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives " + scope;
 }
 
 std::string noStraggler(const RanksAnalysis& r, const std::string& counts) {
@@ -377,8 +385,7 @@ std::string verdictOf(const RanksAnalysis& r) {
   std::string v = "rank " + std::to_string(c.rank) + " is the straggler: " + slowness(rowOf(c.rank), r) +
                   "; in step " + std::to_string(c.worstStep) + " it took " + millis(c.excessNs) +
                   " longer than the median rank's " + millis(worst.medianNs) + ", and " + causePhrase(c) +
-                  "; the other ranks waited " + millis(c.othersWaitedNs) + " for it in collectives " +
-                  waitScope(rowOf(c.rank), r);
+                  waitClause(c, rowOf(c.rank), r);
   for (std::size_t i = 1; i < r.stragglers.size(); ++i) {
     const RankRow& other = rowOf(r.stragglers[i]);
     std::string how = other.stragglingSteps == 0 ? typicallySlower(other)

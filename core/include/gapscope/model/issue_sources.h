@@ -18,13 +18,17 @@ inline constexpr std::uint32_t kSourceEventMaxBytes = 16384;
 
 struct SourceEvent {
   std::uint64_t offset = 0;
-  // The event's JSON object as written ({ to its matching }), or, where no
-  // object begins at `offset`, the rest of that line. Empty when the source
-  // cannot be read again (text in memory, a .gz read from a pipe).
+  // Whether the source can be read again (a file, plain or gzipped; not
+  // text in memory nor a .gz read from a pipe, which keep only their args).
+  bool sourceKept = false;
+  // The JSON value that begins at `offset` as written: the event's object
+  // ({ to its matching }), or whatever value an issue points at (a number
+  // where an event should be, a string, ...). Empty when the source is not
+  // kept, or at its end (a file cut short: the "truncated" issue).
   std::string text;
   bool cut = false;  // longer than kSourceEventMaxBytes: `text` is its beginning
-  // The slice read from this event, found by its args lying inside the
-  // text; kNoIndex when the event made no slice or had no args.
+  // The slice read from this event (an object), found by its args lying
+  // inside the text; kNoIndex when it made no slice or had no args.
   std::uint32_t slice = kNoIndex;
 };
 

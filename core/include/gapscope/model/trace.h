@@ -176,6 +176,8 @@ class ArgsSource {
     (void)length;
     return {};
   }
+  // Whether sourceText reads the source (a file, plain or gzipped).
+  virtual bool keepsSource() const { return false; }
 };
 
 class Trace {

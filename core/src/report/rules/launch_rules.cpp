@@ -13,29 +13,64 @@ namespace {
 
 using analysis::GapCause;
 
-std::string topBlamedOps(const ReportInputs& in, std::size_t count) {
+// The CPU ops blamed for the launch-overhead idle the rule measures: the
+// self time of each (by name) inside the device gaps of that cause, over
+// the steps' GPU windows when the verdict is (gaps wholly inside a window:
+// so the sum never exceeds the idle it explains), else the whole trace.
+// Largest first.
+std::vector<analysis::CpuOpBlame> blamedInScope(const ReportInputs& in, const VerdictScope& scope) {
+  auto inScope = [&](const analysis::Gap& g) {
+    if (!scope.overSteps) return true;
+    for (const auto& step : in.gaps.steps) {
+      for (const auto& d : step.devices) {
+        if (d.device == g.device && g.start >= d.activeStart && g.end() <= d.activeEnd) return true;
+      }
+    }
+    return false;
+  };
+  std::unordered_map<std::uint64_t, analysis::CpuOpBlame> byName;  // name id, and the untraced apart
+  for (const analysis::Gap& g : in.gaps.gaps) {
+    if (g.stream >= 0 || g.cause != GapCause::LaunchOverhead || !inScope(g)) continue;
+    for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
+      const analysis::CpuOpBlame& op = in.gaps.cpuOps[g.cpuOpsBegin + i];
+      const std::uint64_t key = op.isUntraced ? ~std::uint64_t{0} : op.name;
+      analysis::CpuOpBlame& sum = byName[key];
+      sum.name = op.name;
+      sum.isUntraced = op.isUntraced;
+      sum.selfNs += op.selfNs;
+    }
+  }
+  std::vector<analysis::CpuOpBlame> out;
+  out.reserve(byName.size());
+  for (const auto& [key, op] : byName) out.push_back(op);
+  std::sort(out.begin(), out.end(), [&](const analysis::CpuOpBlame& a, const analysis::CpuOpBlame& b) {
+    if (a.selfNs != b.selfNs) return a.selfNs > b.selfNs;
+    return a.isUntraced != b.isUntraced ? b.isUntraced : in.trace.str(a.name) < in.trace.str(b.name);
+  });
+  return out;
+}
+
+std::string topBlamedOps(const ReportInputs& in, const std::vector<analysis::CpuOpBlame>& blamed, std::size_t count) {
   std::string text;
-  std::size_t named = 0;
-  for (const auto& op : in.gaps.overheadCpuOps) {
-    if (named == count) break;
+  for (std::size_t i = 0; i < blamed.size() && i < count; ++i) {
+    const auto& op = blamed[i];
     if (!text.empty()) text += ", ";
     text += op.isUntraced ? std::string("code outside any traced op") : std::string(in.trace.str(op.name));
     text += " (" + format::formatDuration(op.selfNs) + ")";
-    ++named;
   }
   return text;
 }
 
 // The blamed self time spent in CUDA memory management (cudaFree,
-// cudaMalloc, ...), and those calls named with their times, largest first.
+// cudaMalloc, cudaHostAlloc, ...), and those calls named with their times.
 struct AllocatorTime {
   TimeNs ns = 0;
   std::string calls;
 };
 
-AllocatorTime allocatorTime(const ReportInputs& in) {
+AllocatorTime allocatorTime(const ReportInputs& in, const std::vector<analysis::CpuOpBlame>& blamed) {
   AllocatorTime a;
-  for (const auto& op : in.gaps.overheadCpuOps) {  // largest self time first
+  for (const auto& op : blamed) {  // largest self time first
     if (op.isUntraced || !analysis::isMemoryManagementCall(in.trace.str(op.name))) continue;
     a.ns += op.selfNs;
     if (!a.calls.empty()) a.calls += ", ";
@@ -81,7 +116,8 @@ Finding launchOverheadBound(const ReportInputs& in) {
     t.rows.push_back({intCell(device), durationCell(d.active), durationCell(d.busy), realCell(d.busyShare() * 100.0),
                       durationCell(lo), realCell(percentOf(static_cast<double>(lo), static_cast<double>(d.active)))});
   }
-  std::string blamed = topBlamedOps(in, 3);
+  const std::vector<analysis::CpuOpBlame> blamedOps = blamedInScope(in, scope);
+  const std::string blamed = topBlamedOps(in, blamedOps, 3);
   if (!blamed.empty()) f.summary += " Meanwhile the launching threads were busy in " + blamed + ".";
   f.estimatedSavingNs = overhead;
   std::vector<std::string> advice{
@@ -93,11 +129,11 @@ Finding launchOverheadBound(const ReportInputs& in) {
       "Cut CPU work between launches (Python overhead, allocations, host-side checks)."};
   // Where the launching threads mostly allocated or freed device memory, a
   // graph removes none of it: that advice comes first.
-  const AllocatorTime allocator = allocatorTime(in);
+  const AllocatorTime allocator = allocatorTime(in, blamedOps);
   if (allocator.ns > 0 && allocator.ns * 4 >= overhead) {
     advice.insert(advice.begin(),
                   format::formatDuration(allocator.ns) + " of it the launching threads spent allocating or freeing "
-                  "device memory (" + allocator.calls + "), not launching: memory the caching allocator grows or "
+                  "memory (" + allocator.calls + "), not launching: memory the caching allocator grows or "
                   "gives back (the first steps, torch.cuda.empty_cache, cuDNN benchmark workspaces). Profile after "
                   "a few warm-up steps, keep the memory cached, or allocate up front; a CUDA graph does not remove it.");
   }
