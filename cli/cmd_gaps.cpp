@@ -497,8 +497,14 @@ int runGaps(const Args& args, std::ostream& out, std::ostream& err) {
     case OutputFormat::Json: printJson(out, *trace, a, ranked, perStep); break;
     case OutputFormat::Csv:
       // One CSV is one table: with --per-step, the steps' (the report's steps.csv).
-      if (perStep) out << report::tableCsv(report::stepTable(*trace, a));
-      else printCsv(out, *trace, a, ranked);
+      if (perStep) {
+        out << report::tableCsv(report::stepTable(*trace, a));
+        if (a.steps.empty()) {
+          err << "gapscope-cli gaps: " << *path << " has no steps (docs/gaps.md, \"Per step\"): the per-step table is empty\n";
+        }
+      } else {
+        printCsv(out, *trace, a, ranked);
+      }
       break;
   }
   return 0;

@@ -177,6 +177,12 @@ TEST(CliGaps, PerStepInCsvIsTheStepTable) {
   }
   // Without it, the gaps.
   EXPECT_EQ(parseCsv(runCli({"gaps", path, "--format", "csv"}).out).front().front(), "device");
+  // A trace without steps: the header alone, and a word on stderr why.
+  const CliResult none = runCli({"gaps", GAPSCOPE_TEST_DATA_DIR "/public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz",
+                                 "--format", "csv", "--per-step"});
+  EXPECT_EQ(none.status, 0);
+  EXPECT_EQ(parseCsv(none.out).size(), 1u);
+  EXPECT_NE(none.err.find("has no steps"), std::string::npos) << none.err;
 }
 
 }  // namespace
