@@ -38,28 +38,9 @@ IssuesPanel::IssuesPanel(TraceSession* session, QWidget* parent)
   tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
   tree_->setRootIsDecorated(true);
-  source_->setObjectName(QStringLiteral("issueSource"));
-  source_->setReadOnly(true);
-  source_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  source_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-  heading_->setObjectName(QStringLiteral("issueSourceHeading"));
-  heading_->setWordWrap(true);
-  heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  show_->setObjectName(QStringLiteral("issueShowOnTimeline"));
-
-  auto* sourceBox = new QWidget(this);
-  auto* top = new QHBoxLayout;
-  top->setContentsMargins(0, 0, 0, 0);
-  top->addWidget(heading_, 1);
-  top->addWidget(show_);
-  auto* sourceLayout = new QVBoxLayout(sourceBox);
-  sourceLayout->setContentsMargins(0, 2, 0, 0);
-  sourceLayout->addLayout(top);
-  sourceLayout->addWidget(source_, 1);
-
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(tree_);
-  split->addWidget(sourceBox);
+  split->addWidget(buildSourceBox());
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   split->setChildrenCollapsible(false);
@@ -74,6 +55,29 @@ IssuesPanel::IssuesPanel(TraceSession* session, QWidget* parent)
   connect(show_, &QPushButton::clicked, this, &IssuesPanel::showOnTimeline);
   connect(session_, &TraceSession::traceChanged, this, &IssuesPanel::refresh);
   refresh();
+}
+
+// Under the list: the picked issue's first event as written, its heading
+// and the way to the timeline.
+QWidget* IssuesPanel::buildSourceBox() {
+  source_->setObjectName(QStringLiteral("issueSource"));
+  source_->setReadOnly(true);
+  source_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  source_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  heading_->setObjectName(QStringLiteral("issueSourceHeading"));
+  heading_->setWordWrap(true);
+  heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  show_->setObjectName(QStringLiteral("issueShowOnTimeline"));
+  auto* box = new QWidget(this);
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(heading_, 1);
+  top->addWidget(show_);
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(0, 2, 0, 0);
+  layout->addLayout(top);
+  layout->addWidget(source_, 1);
+  return box;
 }
 
 QTreeWidgetItem* IssuesPanel::issueItem(const ImportIssue& i, std::size_t index) const {

@@ -45,6 +45,7 @@ class IssuesPanel : public QWidget {
 
  private:
   void refresh();
+  QWidget* buildSourceBox();
   QTreeWidgetItem* issueItem(const ImportIssue& issue, std::size_t index) const;
   void showSource(QTreeWidgetItem* item);
   void clearSource(const QString& heading);

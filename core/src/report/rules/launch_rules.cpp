@@ -1,6 +1,8 @@
 // launch-overhead-bound and launch-dominated-kernels: the GPU waited for the
 // CPU, and kernels that take less time than launching them.
 #include <algorithm>
+#include <limits>
+#include <tuple>
 #include <unordered_map>
 
 #include "gapscope/format/duration.h"
@@ -13,28 +15,47 @@ namespace {
 
 using analysis::GapCause;
 
-// The CPU ops blamed for the launch-overhead idle the rule measures: the
-// self time of each (by name) inside the device gaps of that cause, over
-// the steps' GPU windows when the verdict is (gaps wholly inside a window:
-// so the sum never exceeds the idle it explains), else the whole trace.
-// Largest first.
-std::vector<analysis::CpuOpBlame> blamedInScope(const ReportInputs& in, const VerdictScope& scope) {
-  auto inScope = [&](const analysis::Gap& g) {
-    if (!scope.overSteps) return true;
-    for (const auto& step : in.gaps.steps) {
-      for (const auto& d : step.devices) {
-        if (d.device == g.device && g.start >= d.activeStart && g.end() <= d.activeEnd) return true;
-      }
+// Each device's step windows, sorted, to find the one holding a gap.
+class StepWindows {
+ public:
+  explicit StepWindows(const analysis::GapAnalysis& gaps) {
+    for (const auto& step : gaps.steps) {
+      for (const auto& d : step.devices) windows_.push_back({d.device, d.activeStart, d.activeEnd});
     }
-    return false;
+    std::sort(windows_.begin(), windows_.end());
+  }
+  // Whether [start, end) on `device` lies wholly inside one window (they do not overlap).
+  bool hold(std::int32_t device, TimeNs start, TimeNs end) const {
+    auto after = std::upper_bound(windows_.begin(), windows_.end(), Window{device, start, std::numeric_limits<TimeNs>::max()});
+    return after != windows_.begin() && (after - 1)->device == device && (after - 1)->end >= end;
+  }
+
+ private:
+  struct Window {
+    std::int32_t device;
+    TimeNs start;
+    TimeNs end;
+    friend bool operator<(const Window& a, const Window& b) {
+      return std::tie(a.device, a.start, a.end) < std::tie(b.device, b.start, b.end);
+    }
   };
-  std::unordered_map<std::uint64_t, analysis::CpuOpBlame> byName;  // name id, and the untraced apart
+  std::vector<Window> windows_;
+};
+
+// The CPU ops blamed for the launch-overhead idle the rule measures, by
+// self time, largest first: the analysis' own sum over the whole trace, or,
+// when the verdict is over the steps' GPU windows, the sum over the gaps
+// wholly inside them (each gap's named ops: at most GapOptions::
+// maxCpuOpsPerGap of it), so what is named never exceeds the idle it explains.
+std::vector<analysis::CpuOpBlame> blamedInScope(const ReportInputs& in, const VerdictScope& scope) {
+  if (!scope.overSteps) return in.gaps.overheadCpuOps;
+  const StepWindows windows(in.gaps);
+  std::unordered_map<std::uint64_t, analysis::CpuOpBlame> byName;  // name id; the untraced apart
   for (const analysis::Gap& g : in.gaps.gaps) {
-    if (g.stream >= 0 || g.cause != GapCause::LaunchOverhead || !inScope(g)) continue;
+    if (g.stream >= 0 || g.cause != GapCause::LaunchOverhead || !windows.hold(g.device, g.start, g.end())) continue;
     for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
       const analysis::CpuOpBlame& op = in.gaps.cpuOps[g.cpuOpsBegin + i];
-      const std::uint64_t key = op.isUntraced ? ~std::uint64_t{0} : op.name;
-      analysis::CpuOpBlame& sum = byName[key];
+      analysis::CpuOpBlame& sum = byName[op.isUntraced ? ~std::uint64_t{0} : op.name];
       sum.name = op.name;
       sum.isUntraced = op.isUntraced;
       sum.selfNs += op.selfNs;
