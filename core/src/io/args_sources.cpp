@@ -15,11 +15,7 @@ class FileArgsSource final : public ArgsSource {
   ~FileArgsSource() override {
     if (fd_ >= 0) ::close(fd_);
   }
-  std::string fetch(const ArgsRef& ref) const override {
-    if (ref.length == 0) return {};
-    std::string out = sourceText(ref.offset, ref.length);
-    return out.size() == ref.length && looksLikeArgs(out) ? out : std::string();
-  }
+  std::string fetch(const ArgsRef& ref) const override { return argsFromSourceText(*this, ref); }
   bool keepsSource() const override { return fd_ >= 0; }
   std::string sourceText(std::uint64_t offset, std::uint32_t length) const override {
     if (fd_ < 0) return {};

@@ -26,4 +26,12 @@ std::shared_ptr<const ArgsSource> makeArenaArgsSource(std::vector<std::string> a
 // changed on disk since it was loaded.
 inline bool looksLikeArgs(std::string_view s) { return s.size() >= 2 && s.front() == '{' && s.back() == '}'; }
 
+// An event's args read again through a source that keeps the text
+// (ArgsSource::sourceText): the whole object, or "" when it is not there.
+inline std::string argsFromSourceText(const ArgsSource& source, const ArgsRef& ref) {
+  if (ref.length == 0) return {};
+  std::string out = source.sourceText(ref.offset, ref.length);
+  return out.size() == ref.length && looksLikeArgs(out) ? out : std::string();
+}
+
 }  // namespace gapscope::io
