@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "../support/json_time.h"
 #include "../support/read_text.h"
@@ -66,6 +68,38 @@ std::pair<std::string, TimeNs> rank3sSlowerKernel(const char* recorder) {
   return best;
 }
 
+// One rank's NCCL kernels per step (the ProfilerStep#N whose CPU range
+// holds the kernel's launch call), as (start, duration), in start order.
+std::map<std::int64_t, std::vector<std::pair<TimeNs, TimeNs>>> collectivesByStep(const std::filesystem::path& path) {
+  const auto json = nlohmann::json::parse(testing::readMaybeGzipped(path));
+  std::map<std::int64_t, std::pair<TimeNs, TimeNs>> steps;
+  std::map<std::int64_t, TimeNs> launchAt;  // by correlation
+  for (const auto& e : json.at("traceEvents")) {
+    if (e.value("ph", "") != "X") continue;
+    const std::string name = e.value("name", "");
+    const std::string cat = e.value("cat", "");
+    if (name.rfind("ProfilerStep#", 0) == 0) {
+      const TimeNs start = testing::exactNs(e.at("ts"));
+      steps[std::stoll(name.substr(13))] = {start, start + testing::exactNs(e.at("dur"))};
+    } else if ((cat == "cuda_runtime" || cat == "cuda_driver") && e.contains("args") && e["args"].contains("correlation")) {
+      launchAt[e["args"]["correlation"].get<std::int64_t>()] = testing::exactNs(e.at("ts"));
+    }
+  }
+  std::map<std::int64_t, std::vector<std::pair<TimeNs, TimeNs>>> out;
+  for (const auto& e : json.at("traceEvents")) {
+    if (e.value("cat", "") != "kernel" || e.value("name", "").find("nccl") == std::string::npos) continue;
+    const auto launch = launchAt.find(e["args"].value("correlation", std::int64_t{-1}));
+    if (launch == launchAt.end()) continue;
+    for (const auto& [step, range] : steps) {
+      if (range.first <= launch->second && launch->second <= range.second) {
+        out[step].emplace_back(testing::exactNs(e.at("ts")), testing::exactNs(e.at("dur")));
+      }
+    }
+  }
+  for (auto& [step, list] : out) std::sort(list.begin(), list.end());
+  return out;
+}
+
 TEST(RealDdp4Ranks, RecordedByGapscopeOnlyThePlantedStepsStraggle) {
   const RanksAnalysis a = analyse("gapscope");
   ASSERT_EQ(a.ranks.size(), 4u);  // pid-2064 (no RANK) left out
@@ -93,6 +127,28 @@ TEST(RealDdp4Ranks, RecordedByGapscopeOnlyThePlantedStepsStraggle) {
   EXPECT_NE(a.verdict.find("Also slow: rank 3 (2 steps; its GPU was busy outside collectives "), std::string::npos)
       << a.verdict;
   EXPECT_NE(a.verdict.find("(over the trace its kernel " + name), std::string::npos) << a.verdict;
+  // The others' wait for rank 1, counted from the JSON over the steps the
+  // verdict names (5 and 12): in each k-th all-reduce of a step, how long
+  // after its start the last rank started it, at most its duration.
+  std::vector<std::map<std::int64_t, std::vector<std::pair<TimeNs, TimeNs>>>> byRank;
+  for (int r = 0; r < 4; ++r) byRank.push_back(collectivesByStep(kSet / "gapscope" / ("rank-" + std::to_string(r) + ".json.gz")));
+  TimeNs waited = 0;
+  for (const std::int64_t step : {5, 12}) {
+    std::size_t count = SIZE_MAX;
+    for (const auto& r : byRank) count = std::min(count, r.at(step).size());
+    for (std::size_t k = 0; k < count; ++k) {
+      TimeNs last = 0;
+      for (const auto& r : byRank) last = std::max(last, r.at(step)[k].first);
+      for (const int r : {0, 2, 3}) {
+        const auto [start, dur] = byRank[static_cast<std::size_t>(r)].at(step)[k];
+        waited += std::min(last - start, dur);
+      }
+    }
+  }
+  EXPECT_EQ(a.causes[0].othersWaitedNs, waited);
+  EXPECT_NE(a.verdict.find("straggling in 2 of 20 steps (5, 12)"), std::string::npos) << a.verdict;
+  EXPECT_NE(a.verdict.find("the other ranks waited " + std::to_string(waited / 1000000) + "."), std::string::npos)
+      << a.verdict;
 }
 
 TEST(RealDdp4Ranks, RecordedByTorchProfilerThePlantedStepsStraggle) {

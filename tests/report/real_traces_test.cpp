@@ -2,12 +2,20 @@
 // workload is known for (tests/data/PROVENANCE.md says what each one runs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <regex>
+#include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "gapscope/format/duration.h"
 #include "gapscope/io/chrome_reader.h"
 #include "gapscope/report/report.h"
 #include "report_of.h"
 #include "html_check.h"
+#include "../support/json_time.h"
+#include "../support/read_text.h"
 
 namespace gapscope::report {
 namespace {
@@ -114,6 +122,81 @@ TEST(RealTraces, AlexNetCopiesFromPageableMemory) {
   const Finding* f = r.finding("pageable-memcpy");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(cellText(f->evidence, 0, "copy"), "Memcpy HtoD (Pageable -> Device)");
+}
+
+// The time each CUDA memory-management call of the AlexNet trace spent
+// inside launch-overhead gaps, counted from the JSON alone: the device's
+// idle intervals (between the union of its kernels, copies and sets, 1 us or
+// longer), those whose next op's launch call ended after the gap began and
+// whose launching thread was not blocked in a synchronising call then
+// (docs/gaps.md's rules), and each call's overlap with them.
+std::map<std::string, TimeNs> alexNetAllocatorIdle() {
+  using testing::exactNs;
+  const auto json = nlohmann::json::parse(testing::readMaybeGzipped(
+      std::string(GAPSCOPE_TEST_DATA_DIR) + "/public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz"));
+  struct Event {
+    TimeNs start, end;
+    std::string tid;  // as written: a number or a string
+    std::int64_t correlation;
+    std::string name, cat;
+  };
+  std::vector<Event> gpu, calls;
+  std::map<std::int64_t, Event> launches;
+  for (const auto& e : json.at("traceEvents")) {
+    if (e.value("ph", "") != "X") continue;
+    const TimeNs start = exactNs(e.at("ts"));
+    Event ev{start, start + exactNs(e.at("dur")), e.value("tid", nlohmann::json()).dump(),
+             e.contains("args") && e["args"].contains("correlation") && e["args"]["correlation"].is_number()
+                 ? e["args"]["correlation"].get<std::int64_t>()
+                 : -1,
+             e.value("name", ""),
+             e.value("cat", "")};
+    if (ev.cat == "kernel" || ev.cat == "gpu_memcpy" || ev.cat == "gpu_memset") gpu.push_back(ev);
+    if (ev.cat == "cuda_runtime" || ev.cat == "cuda_sync") calls.push_back(ev);
+    if (ev.cat == "cuda_runtime" && ev.correlation >= 0) launches[ev.correlation] = ev;
+  }
+  std::sort(gpu.begin(), gpu.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
+  const std::regex sync("^(cudaDeviceSynchronize|cudaStreamSynchronize|cudaEventSynchronize|cudaMemcpy)$");
+  const std::regex alloc("^(cudaMalloc|cudaFree|cudaHostAlloc).*");
+  std::vector<std::pair<TimeNs, TimeNs>> overheadGaps;
+  TimeNs busyEnd = gpu.front().end;
+  for (std::size_t i = 1; i < gpu.size(); ++i) {
+    const Event& next = gpu[i];
+    if (next.start - busyEnd >= 1000 && launches.count(next.correlation)) {
+      const Event& launch = launches.at(next.correlation);
+      const bool blocked = std::any_of(calls.begin(), calls.end(), [&](const Event& c) {
+        return c.tid == launch.tid && (c.cat == "cuda_sync" || std::regex_match(c.name, sync)) && c.start <= busyEnd &&
+               c.end >= busyEnd - 2000;
+      });
+      if (!blocked && launch.end > busyEnd) overheadGaps.emplace_back(busyEnd, next.start);
+    }
+    busyEnd = std::max(busyEnd, next.end);
+  }
+  std::map<std::string, TimeNs> idle;
+  for (const Event& c : calls) {
+    if (!std::regex_match(c.name, alloc)) continue;
+    for (const auto& [from, to] : overheadGaps) idle[c.name] += std::max<TimeNs>(0, std::min(c.end, to) - std::max(c.start, from));
+  }
+  return idle;
+}
+
+// Most of AlexNet's launch-overhead idle is the allocator (cudaFree,
+// cudaMalloc): the first advice says so, with the times counted above.
+TEST(RealTraces, AlexNetsLaunchOverheadIsMostlyTheAllocator) {
+  const Report& r = reportFor("public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz");
+  const Finding* f = r.finding("launch-overhead-bound");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->advice.empty());
+  const auto idle = alexNetAllocatorIdle();
+  TimeNs total = 0;
+  for (const auto& [name, ns] : idle) total += ns;
+  using format::formatDuration;
+  EXPECT_EQ(f->advice.front().rfind(formatDuration(total) + " of it the launching threads spent allocating or freeing memory "
+                                    "(cudaFree " + formatDuration(idle.at("cudaFree")) + ", cudaMalloc " +
+                                    formatDuration(idle.at("cudaMalloc")) + ", cudaHostAlloc " +
+                                    formatDuration(idle.at("cudaHostAlloc")) + ")", 0),
+            0u)
+      << f->advice.front();
 }
 
 TEST(RealTraces, EveryPublicTraceMakesAWellFormedReport) {
