@@ -2,41 +2,11 @@
 
 #include <algorithm>
 
+#include "io/json_text.h"
+
 namespace gapscope {
 
 namespace {
-
-// Length of the JSON value at the front of `text`: an object or array to
-// its matching bracket, a string to its closing quote (strings and escapes
-// skipped inside), a number or literal to the next delimiter; 0 when it
-// does not end within the text.
-std::size_t valueLength(std::string_view text) {
-  if (text.empty()) return 0;
-  if (text.front() != '{' && text.front() != '[' && text.front() != '"') {
-    const std::size_t end = text.find_first_of(",]} \t\r\n");
-    return end == std::string_view::npos ? 0 : end;
-  }
-  int depth = 0;
-  bool inString = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (inString) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        inString = false;
-        if (depth == 0) return i + 1;  // a string on its own
-      }
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if ((c == '}' || c == ']') && --depth == 0) {
-      return i + 1;
-    }
-  }
-  return 0;
-}
 
 std::uint32_t sliceWithArgsIn(const Trace& trace, std::uint64_t begin, std::uint64_t end) {
   for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
@@ -54,10 +24,11 @@ SourceEvent sourceEventAt(const Trace& trace, std::uint64_t offset) {
   event.sourceKept = trace.argsSource && trace.argsSource->keepsSource();
   if (!event.sourceKept) return event;
   std::string text = trace.argsSource->sourceText(offset, kSourceEventMaxBytes);
-  const std::size_t length = valueLength(text);
-  const bool whole = length > 0;  // else: longer than shown, or the file ends inside it
+  // The value's extent as the reader's own scan finds it (strings, escapes, depth).
+  const io::ValueExtent extent = io::scanValueEnd(text, 0);
+  const bool whole = extent.complete && extent.end > 0;  // else: longer than shown, or the file ends inside it
   event.cut = !whole && text.size() == kSourceEventMaxBytes;
-  if (whole) text.resize(length);
+  if (whole) text.resize(extent.end);
   event.text = std::move(text);
   // Only an event (an object) is looked for among the slices; args offsets
   // name places in the source, which is kept here.
