@@ -1,7 +1,6 @@
 // launch-overhead-bound and launch-dominated-kernels: the GPU waited for the
 // CPU, and kernels that take less time than launching them.
 #include <algorithm>
-#include <limits>
 #include <tuple>
 #include <unordered_map>
 
@@ -15,7 +14,7 @@ namespace {
 
 using analysis::GapCause;
 
-// Each device's step windows, sorted, to find the one holding a gap.
+// Each device's step windows (they do not overlap), sorted by start.
 class StepWindows {
  public:
   explicit StepWindows(const analysis::GapAnalysis& gaps) {
@@ -24,10 +23,16 @@ class StepWindows {
     }
     std::sort(windows_.begin(), windows_.end());
   }
-  // Whether [start, end) on `device` lies wholly inside one window (they do not overlap).
-  bool hold(std::int32_t device, TimeNs start, TimeNs end) const {
-    auto after = std::upper_bound(windows_.begin(), windows_.end(), Window{device, start, std::numeric_limits<TimeNs>::max()});
-    return after != windows_.begin() && (after - 1)->device == device && (after - 1)->end >= end;
+  // Calls fn(start, end) for each part of [start, end) on `device` inside a window.
+  template <typename Fn>
+  void forEachPartInside(std::int32_t device, TimeNs start, TimeNs end, Fn fn) const {
+    auto w = std::upper_bound(windows_.begin(), windows_.end(), Window{device, start, start});
+    if (w != windows_.begin() && (w - 1)->device == device && (w - 1)->end > start) --w;
+    for (; w != windows_.end() && w->device == device && w->start < end; ++w) {
+      const TimeNs from = std::max(start, w->start);
+      const TimeNs to = std::min(end, w->end);
+      if (from < to) fn(from, to);
+    }
   }
 
  private:
@@ -44,22 +49,24 @@ class StepWindows {
 
 // The CPU ops blamed for the launch-overhead idle the rule measures, by
 // self time, largest first: the analysis' own sum over the whole trace, or,
-// when the verdict is over the steps' GPU windows, the sum over the gaps
-// wholly inside them (each gap's named ops: at most GapOptions::
-// maxCpuOpsPerGap of it), so what is named never exceeds the idle it explains.
+// when the verdict is over the steps' GPU windows, the launching threads'
+// self time in the parts of those gaps inside the windows (cpuSelfTimeIn,
+// the analysis' own blame over an interval): what is named then never
+// exceeds the idle it explains.
 std::vector<analysis::CpuOpBlame> blamedInScope(const ReportInputs& in, const VerdictScope& scope) {
   if (!scope.overSteps) return in.gaps.overheadCpuOps;
   const StepWindows windows(in.gaps);
   std::unordered_map<std::uint64_t, analysis::CpuOpBlame> byName;  // name id; the untraced apart
   for (const analysis::Gap& g : in.gaps.gaps) {
-    if (g.stream >= 0 || g.cause != GapCause::LaunchOverhead || !windows.hold(g.device, g.start, g.end())) continue;
-    for (std::uint32_t i = 0; i < g.cpuOpsCount; ++i) {
-      const analysis::CpuOpBlame& op = in.gaps.cpuOps[g.cpuOpsBegin + i];
-      analysis::CpuOpBlame& sum = byName[op.isUntraced ? ~std::uint64_t{0} : op.name];
-      sum.name = op.name;
-      sum.isUntraced = op.isUntraced;
-      sum.selfNs += op.selfNs;
-    }
+    if (g.stream >= 0 || g.cause != GapCause::LaunchOverhead || g.launchTrack == kNoIndex) continue;
+    windows.forEachPartInside(g.device, g.start, g.end(), [&](TimeNs from, TimeNs to) {
+      for (const analysis::CpuOpBlame& op : analysis::cpuSelfTimeIn(in.trace, g.launchTrack, from, to)) {
+        analysis::CpuOpBlame& sum = byName[op.isUntraced ? ~std::uint64_t{0} : op.name];
+        sum.name = op.name;
+        sum.isUntraced = op.isUntraced;
+        sum.selfNs += op.selfNs;
+      }
+    });
   }
   std::vector<analysis::CpuOpBlame> out;
   out.reserve(byName.size());
