@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gapscope/timeline/slice_queries.h"
+#include "models/table_format.h"
 
 namespace gapscope::app {
 
@@ -53,8 +54,7 @@ void TraceSession::selectStep(const analysis::StepStats& step) {
   // The step's CPU range to the end of the GPU work it launched: its busy
   // share here counts all GPU work in that span (the previous step's still
   // running at its start too), unlike the Steps table's, over its GPU window.
-  setRange(extent, tr("%1 with its GPU work").arg(QString::fromUtf8(trace().str(step.name).data(),
-                                                                      static_cast<qsizetype>(trace().str(step.name).size()))));
+  setRange(extent, tr("%1 with its GPU work").arg(utf8(trace().str(step.name))));
   reveal(extent.start, extent.end, kNoIndex, /*fit=*/true);
 }
 

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "gapscope/model/issue_sources.h"
+#include "models/table_format.h"
 #include "trace_session.h"
 
 namespace gapscope::app {
@@ -159,7 +160,7 @@ void IssuesPanel::showSource(QTreeWidgetItem* item) {
     heading_->setText(tr("%1: the first occurrence, at %2%3:")
                           .arg(shownIssue_, where,
                                first.cut ? tr(" (its first %1 bytes)").arg(first.text.size()) : QString()));
-    source_->setPlainText(QString::fromUtf8(first.text.data(), static_cast<qsizetype>(first.text.size())));
+    source_->setPlainText(utf8(first.text));
   }
   const bool leads = firstSlice_ != kNoIndex || !marked_.empty();
   show_->setEnabled(leads);
