@@ -32,6 +32,14 @@ TEST(ClassifyNvtxRange, StepsOperatorsAndAnnotations) {
   EXPECT_EQ(classifyNvtxRange("forward").kind, HostRangeKind::Annotation);
   EXPECT_EQ(classifyNvtxRange("my range: a::b c").kind, HostRangeKind::Annotation);
   EXPECT_EQ(classifyNvtxRange(", seq = 1").kind, HostRangeKind::Annotation);
+  // Operators whose names do not read as one, as gapscope's observer tags them.
+  ClassifiedRange detach = classifyNvtxRange("detach, scope = operator");
+  EXPECT_EQ(detach.kind, HostRangeKind::Op);
+  EXPECT_EQ(detach.name, "detach");
+  ClassifiedRange node = classifyNvtxRange("autograd::engine::evaluate_function: AddmmBackward0, scope = operator");
+  EXPECT_EQ(node.kind, HostRangeKind::Op);
+  EXPECT_EQ(node.name, "autograd::engine::evaluate_function: AddmmBackward0");
+  EXPECT_EQ(classifyNvtxRange("autograd::engine::evaluate_function: AddmmBackward0").kind, HostRangeKind::Annotation);
 }
 
 TEST(CaptureWindows, PairsOpenAndClose) {

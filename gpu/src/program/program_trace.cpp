@@ -64,9 +64,12 @@ ClassifiedRange classifyNvtxRange(std::string_view name) {
   if (isStepName(name)) return {HostRangeKind::Step, std::string(name)};
   // emit_nvtx appends ", seq = N", ", op_id = N", ", stashed seq = N",
   // ", sizes = [...]" or ", input_op_ids = [...]" to the operator's name
-  // (autograd nodes such as "AddmmBackward0" included).
+  // (autograd nodes such as "AddmmBackward0" included); gapscope's own
+  // observer appends ", scope = operator" to an operator whose name does not
+  // read as one ("detach", "CompiledFunction": gapscope_torch_observer.cpp).
   std::size_t cut = std::string_view::npos;
-  for (std::string_view key : {", seq = ", ", op_id = ", ", stashed seq = ", ", sizes = ", ", input_op_ids = "})
+  for (std::string_view key :
+       {", seq = ", ", op_id = ", ", stashed seq = ", ", sizes = ", ", input_op_ids = ", ", scope = operator"})
     cut = std::min(cut, name.find(key));
   if (cut != std::string_view::npos && cut > 0) return {HostRangeKind::Op, std::string(name.substr(0, cut))};
   if (isQualifiedName(name)) return {HostRangeKind::Op, std::string(name)};

@@ -33,8 +33,9 @@ std::uint64_t keepInside(RecordSet& records, const std::vector<TimeWindow>& wind
 
 // An NVTX range's name as a host range: "ProfilerStep#N" is a step; a
 // PyTorch operator range ("aten::mm, seq = 12, op_id = 3", as emit_nvtx
-// names them) is an operator with its bookkeeping cut off; anything else
-// is an annotation, named as given.
+// names them, or gapscope's observer's ", scope = operator") is an operator
+// with its bookkeeping cut off; anything else is an annotation, named as
+// given.
 struct ClassifiedRange {
   HostRangeKind kind = HostRangeKind::Annotation;
   std::string name;
