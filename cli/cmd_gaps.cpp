@@ -159,6 +159,7 @@ Json stepJson(const Trace& t, const analysis::StepStats& s) {
           {"memcpys", s.memcpys},
           {"memsets", s.memsets},
           {"launches", s.launches},
+          {"warm_up", s.warmUp},
           {"devices", std::move(devices)}};
 }
 
@@ -421,9 +422,11 @@ void printGaps(std::ostream& out, const Trace& t, const GapAnalysis& a, const st
       << "Why the largest gap: " << analysis::explainGap(t, a.gaps[gaps.front().gap]) << '\n';
 }
 
-// Annotation steps share one name: their number tells them apart.
+// Annotation steps share one name: their number tells them apart. A
+// warm-up step says so (left out of the verdict).
 std::string stepSuffix(const GapAnalysis& a, const analysis::StepStats& s) {
-  return a.stepSource == analysis::StepSource::RepeatedAnnotation ? " #" + std::to_string(s.number) : "";
+  return (a.stepSource == analysis::StepSource::RepeatedAnnotation ? " #" + std::to_string(s.number) : "") +
+         (s.warmUp ? " (warm-up)" : "");
 }
 
 void printSteps(std::ostream& out, const Trace& t, const GapAnalysis& a) {

@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "gapscope/analysis/gaps.h"
+#include "gapscope/analysis/steps.h"
 #include "gapscope/analysis/summary.h"
 #include "load_trace.h"
 #include "output.h"
@@ -25,6 +26,25 @@ std::string utilizationText(const analysis::GapSummary& g) {
                      (g.overSteps ? " of the steps' GPU windows" : " of the active window");
   if (g.deviceUtilization.size() > 1) text += " (all devices)";
   return text;
+}
+
+// What a step is here and how long it takes: "3 ProfilerStep#N, median
+// 1.103 ms", "12, each from one Optimizer.zero_grad#SGD.zero_grad to the
+// next (no ProfilerStep#N), median 17.879 ms after the first, a warm-up of
+// 2.108 s ...", "none (...)".
+std::string stepsText(const Trace& trace, const analysis::GapSummary& g) {
+  std::string median = ", median " + format::formatDuration(g.medianStepNs, kTableTime);
+  if (g.warmUpStepNs > 0)
+    median += " after the first, a warm-up of " + format::formatDuration(g.warmUpStepNs, kTableTime) +
+              " (start-up or compilation) left out of the verdict";
+  switch (g.stepSource) {
+    case analysis::StepSource::ProfilerStep: return std::to_string(g.steps) + " ProfilerStep#N" + median;
+    case analysis::StepSource::RepeatedAnnotation:
+      return std::to_string(g.steps) + ", each from one " + std::string(trace.str(g.stepName)) +
+             " to the next (no ProfilerStep#N)" + median;
+    case analysis::StepSource::WholeTrace: break;
+  }
+  return "none (no ProfilerStep#N, no repeated annotation, or no GPU activity)";
 }
 
 // Problems and notes in a table; the known producer quirks (expected in
@@ -67,8 +87,8 @@ std::string outlyingText(const analysis::OutlyingEvents& o) {
          " the others; without them the trace spans " + format::formatDuration(o.denseEnd - o.denseStart, kTableTime);
 }
 
-void printText(std::ostream& out, const std::string& path, const TraceSummary& s, const GpuBusy& busy,
-               const analysis::GapSummary& g) {
+void printText(std::ostream& out, const std::string& path, const Trace& trace, const TraceSummary& s,
+               const GpuBusy& busy, const analysis::GapSummary& g) {
   out << "Trace:        " << path << '\n'
       << "Events:       " << s.events << '\n'
       << "Tracks:       " << s.tracks << '\n'
@@ -85,12 +105,14 @@ void printText(std::ostream& out, const std::string& path, const TraceSummary& s
         << " of a " << format::formatDuration(d.activeNs(), kTableTime) << " active window ("
         << format::formatPercent(100.0 * d.utilization(), kTablePercent) << "), " << d.activities << " activities\n";
   }
-  out << "Utilisation:  " << utilizationText(g) << '\n'
+  out << "Steps:        " << stepsText(trace, g) << '\n'
+      << "Utilisation:  " << utilizationText(g) << '\n'
       << "Verdict:      " << g.verdict << '\n';
   printIssues(out, s.issues);
 }
 
-void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, const analysis::GapSummary& g) {
+void printJson(std::ostream& out, const Trace& trace, const TraceSummary& s, const GpuBusy& busy,
+               const analysis::GapSummary& g) {
   nlohmann::ordered_json j;
   j["events"] = s.events;
   j["tracks"] = s.tracks;
@@ -112,6 +134,11 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
   }
   j["utilization"] = g.hasGpuActivity ? nlohmann::ordered_json(g.utilization) : nlohmann::ordered_json(nullptr);
   j["utilization_over_steps"] = g.overSteps;
+  j["steps"] = g.steps;
+  j["step_source"] = analysis::stepSourceName(g.stepSource);
+  j["step_name"] = std::string(trace.str(g.stepName));
+  j["median_step_us"] = format::usNumber(g.medianStepNs);
+  j["warm_up_step_us"] = format::usNumber(g.warmUpStepNs);
   j["verdict"] = g.verdict;
   j["memcpys"] = s.memcpys;
   j["memsets"] = s.memsets;
@@ -133,7 +160,8 @@ void printJson(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, co
 
 // Long form, one "field,value" pair per line: per-device busy time and
 // issues get their own fields ("gpu_busy_us.gpu0", "import_issue.NAME").
-void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, const analysis::GapSummary& g) {
+void printCsv(std::ostream& out, const Trace& trace, const TraceSummary& s, const GpuBusy& busy,
+              const analysis::GapSummary& g) {
   writeCsvRow(out, {"field", "value"});
   auto field = [&](const std::string& name, const std::string& value) { writeCsvRow(out, {name, value}); };
   field("events", std::to_string(s.events));
@@ -152,6 +180,11 @@ void printCsv(std::ostream& out, const TraceSummary& s, const GpuBusy& busy, con
   }
   field("utilization", g.hasGpuActivity ? std::to_string(g.utilization) : "");
   field("utilization_over_steps", g.overSteps ? "true" : "false");
+  field("steps", std::to_string(g.steps));
+  field("step_source", analysis::stepSourceName(g.stepSource));
+  field("step_name", std::string(trace.str(g.stepName)));
+  field("median_step_us", format::exactUs(g.medianStepNs));
+  field("warm_up_step_us", format::exactUs(g.warmUpStepNs));
   field("verdict", g.verdict);
   field("memcpys", std::to_string(s.memcpys));
   field("memsets", std::to_string(s.memsets));
@@ -172,9 +205,9 @@ int runSummary(const Args& args, std::ostream& out, std::ostream& err) {
   const GpuBusy busy = analysis::computeGpuBusy(*trace);
   const analysis::GapSummary gaps = analysis::summarizeGaps(*trace, busy);
   switch (format) {
-    case OutputFormat::Text: printText(out, *path, summary, busy, gaps); break;
-    case OutputFormat::Json: printJson(out, summary, busy, gaps); break;
-    case OutputFormat::Csv: printCsv(out, summary, busy, gaps); break;
+    case OutputFormat::Text: printText(out, *path, *trace, summary, busy, gaps); break;
+    case OutputFormat::Json: printJson(out, *trace, summary, busy, gaps); break;
+    case OutputFormat::Csv: printCsv(out, *trace, summary, busy, gaps); break;
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "compare/compare_detail.h"
 #include "gapscope/compare/compare.h"
@@ -211,6 +212,42 @@ TEST(Compare, RepeatedAnnotationIsTheStepWithoutProfilerSteps) {
   EXPECT_EQ(c.runs[1].steps, 2u);
   EXPECT_DOUBLE_EQ(c.runs[0].kernelsPerStep, 3.0);
   EXPECT_TRUE(c.warnings.empty());
+}
+
+// A first step that repeats the usual step's work `times` times.
+std::vector<OpSpec> repeatedStep(int times) {
+  std::vector<OpSpec> ops;
+  for (int i = 0; i < times; ++i)
+    for (const OpSpec& op : eagerStep()) ops.push_back(op);
+  return ops;
+}
+
+TEST(Compare, AFirstStepOverFiveTimesTheOthersIsAWarmUpLeftOut) {
+  RunMaker a;  // the first step does 8 steps' work (7.5x the others' time)
+  RunMaker b;  // 4 steps' work (3.8x): a step like the others
+  a.step(repeatedStep(8));
+  b.step(repeatedStep(4));
+  for (int i = 0; i < 3; ++i) {
+    a.step(eagerStep());
+    b.step(eagerStep());
+  }
+  auto ra = a.analysis("a.json");
+  auto rb = b.analysis("b.json");
+  const Comparison c = compareTraces(*ra, *rb);
+  const auto& stepsA = ra->gaps().steps;
+  ASSERT_EQ(stepsA.size(), 4u);
+  EXPECT_EQ(c.runs[0].steps, 3u);
+  EXPECT_EQ(c.runs[0].warmUpStepTime, stepsA[0].cpuNs());
+  EXPECT_TRUE(stepsA[0].warmUp);
+  EXPECT_DOUBLE_EQ(c.runs[0].kernelsPerStep, 3.0);
+  EXPECT_EQ(c.runs[0].busyPerStep,
+            std::llround(static_cast<double>(analysis::totalsOverSteps({stepsA[1], stepsA[2], stepsA[3]}).busy) / 3.0));
+  EXPECT_EQ(c.runs[1].steps, 4u);
+  EXPECT_EQ(c.runs[1].warmUpStepTime, 0);
+  EXPECT_DOUBLE_EQ(c.runs[1].kernelsPerStep, (12.0 + 9.0) / 4.0);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("A's first step, "), std::string::npos) << c.warnings[0];
+  EXPECT_NE(c.warnings[0].find("is left out of its per-step figures"), std::string::npos) << c.warnings[0];
 }
 
 TEST(Compare, WholeTraceIsOneStepWithoutAnnotations) {

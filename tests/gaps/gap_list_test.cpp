@@ -165,6 +165,15 @@ TEST(Steps, ARepeatedTopLevelAnnotationIsTheStepWithoutProfilerSteps) {
   EXPECT_EQ(steps.source, StepSource::RepeatedAnnotation);
   EXPECT_EQ(t.str(steps.name), "train_step");
   ASSERT_EQ(steps.slices.size(), 3u);
+  // From one occurrence to the next, as ProfilerStep#N runs from one
+  // prof.step() to the next; the last wraps its iteration (it holds as many
+  // launches as the others), so it is a step of its own length.
+  ASSERT_EQ(steps.spans.size(), 3u);
+  EXPECT_EQ(steps.spans[0].start, 0);
+  EXPECT_EQ(steps.spans[0].end, us(100));
+  EXPECT_EQ(steps.spans[1].end, us(200));
+  EXPECT_EQ(steps.spans[2].start, us(200));
+  EXPECT_EQ(steps.spans[2].end, us(250));
   const GapAnalysis a = analyzeGaps(t);
   EXPECT_EQ(a.stepSource, StepSource::RepeatedAnnotation);
   ASSERT_EQ(a.steps.size(), 3u);
@@ -173,6 +182,108 @@ TEST(Steps, ARepeatedTopLevelAnnotationIsTheStepWithoutProfilerSteps) {
     EXPECT_EQ(a.steps[i].kernels, 2u);
     EXPECT_EQ(a.steps[i].launches, 2u);
   }
+  EXPECT_EQ(a.steps[0].cpuNs(), us(100));
+  EXPECT_EQ(a.steps[2].cpuNs(), us(50));
+}
+
+namespace {
+
+// An unmarked training loop as torch.profiler (without prof.step()) or
+// gapscope's recorder see it: per iteration the data loader's next() at the
+// top, zero_grad, `launches` kernels, then the optimizer's step with one
+// kernel of its own; one more next() ends the loop (StopIteration).
+GapTrace unmarkedLoop(int iterations, int launches, TimeNs period) {
+  GapTrace g;
+  std::int64_t corr = 1;
+  for (int i = 0; i < iterations; ++i) {
+    const TimeNs at = period * i;
+    g.cpu("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", at, us(30), "user_annotation");
+    g.cpu("Optimizer.zero_grad#AdamW.zero_grad", at + us(40), us(5), "user_annotation");
+    for (int k = 0; k < launches; ++k, ++corr)
+      g.launch(at + us(50) + us(10) * k, us(2), corr).kernel("k", at + us(53) + us(10) * k, us(4), corr);
+    const TimeNs stepAt = at + us(50) + us(10) * launches;
+    g.cpu("Optimizer.step#AdamW.step", stepAt, us(20), "user_annotation");
+    g.launch(stepAt + us(5), us(2), corr).kernel("adam", stepAt + us(8), us(4), corr);
+    ++corr;
+  }
+  g.cpu("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", period * iterations, us(30),
+        "user_annotation");
+  return g;
+}
+
+}  // namespace
+
+TEST(Steps, AnUnmarkedLoopsStepsAreItsIterations) {
+  const TimeNs period = us(1000);
+  const Trace t = unmarkedLoop(5, 20, period).finish();
+  const StepAnnotations steps = findSteps(t);
+  ASSERT_EQ(steps.source, StepSource::RepeatedAnnotation);
+  // zero_grad and the optimizer's step would give 4 steps (their last
+  // occurrence holds less than an iteration); the data loader's next()
+  // gives all 5, and its last call, which launches nothing, only ends the
+  // fifth.
+  EXPECT_EQ(t.str(steps.name), "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
+  ASSERT_EQ(steps.spans.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(steps.spans[i].start, period * static_cast<TimeNs>(i));
+    EXPECT_EQ(steps.spans[i].duration(), period);
+  }
+  const GapAnalysis a = analyzeGaps(t);
+  ASSERT_EQ(a.steps.size(), 5u);
+  for (const StepStats& s : a.steps) {
+    EXPECT_EQ(s.kernels, 21u);
+    EXPECT_EQ(s.launches, 21u);
+    EXPECT_EQ(s.cpuNs(), period);
+  }
+}
+
+TEST(Steps, AnnotationsRepeatedInABurstOrPerLayerDoNotMakeSteps) {
+  const TimeNs period = us(1000);
+  GapTrace g = unmarkedLoop(4, 20, period);
+  // torch.compile's autotuning: 30 annotations in a burst before the loop.
+  for (int i = 0; i < 30; ++i) g.cpu("StaticAutotunerFuture.warm_precompile_data", -us(900) + us(20) * i, us(10), "user_annotation");
+  g.launch(-us(500), us(2), 9000).kernel("autotune", -us(497), us(4), 9000);
+  // A user annotation around each of 4 layers in every iteration's launches.
+  for (int i = 0; i < 4; ++i)
+    for (int layer = 0; layer < 4; ++layer)
+      g.cpu("layer", period * i + us(48) + us(50) * layer, us(45), "user_annotation");
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  EXPECT_EQ(t.str(steps.name), "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
+  EXPECT_EQ(steps.spans.size(), 4u);
+}
+
+TEST(Steps, OfTwoMarkersOfTheSameIterationsTheFirstInTheLoopWins) {
+  GapTrace g;
+  std::int64_t corr = 1;
+  for (int i = 0; i < 3; ++i) {
+    const TimeNs at = us(100) * i;
+    g.cpu("Optimizer.zero_grad#SGD.zero_grad", at, us(2), "user_annotation");
+    g.launch(at + us(10), us(2), corr).kernel("k", at + us(13), us(4), corr);
+    ++corr;
+    g.cpu("Optimizer.step#SGD.step", at + us(50), us(2), "user_annotation");
+    g.launch(at + us(60), us(2), corr).kernel("k", at + us(63), us(4), corr);
+    ++corr;
+  }
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  // Both make 2 steps holding 4 kernels (the last occurrence of each holds
+  // less than a step): the one that starts first, the top of the loop.
+  EXPECT_EQ(t.str(steps.name), "Optimizer.zero_grad#SGD.zero_grad");
+  ASSERT_EQ(steps.spans.size(), 2u);
+  EXPECT_EQ(steps.spans[1].end, us(200));
+}
+
+TEST(Steps, WithoutGpuWorkAStepHoldsItsTime) {
+  GapTrace g;
+  for (int i = 0; i < 3; ++i) g.cpu("iteration", us(100) * i, us(90), "user_annotation");
+  for (int i = 0; i < 12; ++i) g.cpu("tick", us(400) + us(10) * i, us(1), "user_annotation");
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  // "tick" holds 110 us of time, "iteration" 290: the iteration wins.
+  EXPECT_EQ(t.str(steps.name), "iteration");
+  ASSERT_EQ(steps.spans.size(), 3u);
+  EXPECT_EQ(steps.spans[2].duration(), us(90));
 }
 
 TEST(Steps, ProfilerStepsWinAndNoAnnotationMeansNoSteps) {

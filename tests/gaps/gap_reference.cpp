@@ -1,5 +1,6 @@
 // The reference analysis: the definitions of docs/gaps.md, one at a time.
 #include "gap_reference.h"
+#include "gapscope/format/duration.h"
 
 #include <algorithm>
 #include <charconv>
@@ -250,7 +251,7 @@ void fillSteps(const Trace& trace, const CpuSide& cpu, const GpuSide& gpu,
   std::vector<TimeNs> lastEnd(gpu.devices.size(), std::numeric_limits<TimeNs>::min());
   for (std::size_t i = 0; i < cpu.steps.size(); ++i) {
     const Slice& a = trace.slices[cpu.steps[i]];
-    ReferenceStep step{a.name, stepNumber(trace.str(a.name)), cpu.steps[i], {}};
+    ReferenceStep step{a.name, stepNumber(trace.str(a.name)), cpu.steps[i], a.dur, false, {}};
     for (std::size_t di = 0; di < gpu.devices.size(); ++di) {
       UtilizationStats s = windows[i][di];
       if (s.gpuOps == 0) continue;
@@ -274,6 +275,14 @@ void fillSteps(const Trace& trace, const CpuSide& cpu, const GpuSide& gpu,
     }
     out.steps.push_back(std::move(step));
   }
+  // A first step over five times the others' (lower) median is a warm-up.
+  if (out.steps.size() >= 3) {
+    std::vector<TimeNs> others;
+    for (std::size_t i = 1; i < out.steps.size(); ++i) others.push_back(out.steps[i].cpuNs);
+    std::sort(others.begin(), others.end());
+    const TimeNs median = others[(others.size() - 1) / 2];
+    out.steps[0].warmUp = median > 0 && out.steps[0].cpuNs / 5 > median;
+  }
 }
 
 // The steps' devices when they hold GPU work, else the whole trace's.
@@ -286,7 +295,8 @@ void fillVerdict(const GapOptions& options, ReferenceAnalysis& out) {
     for (std::size_t c = 0; c < kGapCauseCount; ++c) idle.ns[c] += d.idle.ns[c];
   };
   for (const auto& step : out.steps)
-    for (const auto& d : step.devices) add(d);
+    if (!step.warmUp)
+      for (const auto& d : step.devices) add(d);
   if (active <= 0) {
     active = busy = 0;
     idle = {};
@@ -352,6 +362,11 @@ ReferenceAnalysis referenceGaps(const Trace& trace, const analysis::GapOptions& 
     out.notes.push_back(std::to_string(gpu.orphanOps) + " GPU ops have a correlation id that matches no launch call");
   if (cpu.launchCallsWithoutCorrelation > 0)
     out.notes.push_back(std::to_string(cpu.launchCallsWithoutCorrelation) + " launch calls carry no correlation id");
+  if (!out.steps.empty() && out.steps[0].warmUp)
+    out.notes.push_back("the first step lasted " +
+                        format::formatDuration(out.steps[0].cpuNs, format::DurationStyle::Verdict) +
+                        ", over 5 times the others' median (start-up or compilation): it is left out of the "
+                        "verdict and every total over the steps");
   return out;
 }
 

@@ -21,6 +21,8 @@ struct ReferenceStep {
   StringId name = kEmptyString;
   std::int64_t number = -1;
   std::uint32_t annotation = kNoIndex;
+  TimeNs cpuNs = 0;
+  bool warmUp = false;  // left out of the verdict's totals
   std::vector<analysis::UtilizationStats> devices;
 };
 

@@ -8,6 +8,7 @@
 
 #include "gap_reference.h"
 #include "gapscope/io/chrome_reader.h"
+#include "gap_trace.h"
 #include "random_gap_trace.h"
 
 using namespace gapscope;
@@ -95,6 +96,8 @@ void expectSameAsReference(const Trace& t, const GapOptions& options, const std:
     EXPECT_EQ(a.steps[i].name, r.steps[i].name);
     EXPECT_EQ(a.steps[i].number, r.steps[i].number);
     EXPECT_EQ(a.steps[i].annotation, r.steps[i].annotation);
+    EXPECT_EQ(a.steps[i].cpuNs(), r.steps[i].cpuNs);
+    EXPECT_EQ(a.steps[i].warmUp, r.steps[i].warmUp);
     sameLists(a.steps[i].devices, r.steps[i].devices, statsText, "step " + std::to_string(i));
   }
   EXPECT_EQ(a.verdict.kind, r.verdict);
@@ -145,6 +148,41 @@ TEST(GapReference, BigRandomTraceMatchesTheReferenceOnOneAndTwoThreads) {
   GapOptions one;
   one.threads = 1;
   expectSameAsReference(t, one, "one thread");
+}
+
+TEST(GapReference, AWarmUpFirstStepIsLeftOutOfTheVerdictAsInTheReference) {
+  using gaps_test::GapTrace;
+  using gaps_test::us;
+  GapTrace g;  // step 1 lasts 1000 us with 880 us of launch overhead; steps 2-4 100 us
+  std::int64_t corr = 1;
+  g.cpu("ProfilerStep#1", 0, us(1000), "user_annotation");
+  g.launch(us(10), us(5), corr).kernel("k", us(16), us(4), corr);
+  ++corr;
+  g.cpu("aten::slow_start", us(30), us(860));
+  g.launch(us(900), us(5), corr).kernel("k", us(906), us(4), corr);
+  ++corr;
+  for (int i = 1; i < 4; ++i) {
+    const TimeNs at = us(1000) + us(100) * (i - 1);
+    g.cpu("ProfilerStep#" + std::to_string(i + 1), at, us(100), "user_annotation");
+    g.launch(at + us(10), us(5), corr).kernel("k", at + us(16), us(4), corr);
+    ++corr;
+    g.launch(at + us(40), us(5), corr).kernel("k", at + us(46), us(4), corr);
+    ++corr;
+  }
+  const Trace t = g.finish();
+  const GapAnalysis a = analyzeGaps(t);
+  ASSERT_EQ(a.steps.size(), 4u);
+  EXPECT_TRUE(a.steps[0].warmUp);
+  EXPECT_FALSE(a.steps[1].warmUp);
+  // The verdict's saving is the launch-overhead idle of steps 2 to 4 alone.
+  TimeNs later = 0;
+  for (std::size_t i = 1; i < 4; ++i)
+    for (const auto& d : a.steps[i].devices) later += d.idle[GapCause::LaunchOverhead];
+  EXPECT_EQ(a.verdict.estimatedSavingNs, later);
+  EXPECT_LT(later, us(300));
+  ASSERT_FALSE(a.notes.empty());
+  EXPECT_EQ(a.notes.back().rfind("the first step lasted ", 0), 0u) << a.notes.back();
+  expectSameAsReference(t, GapOptions{}, "warm-up");
 }
 
 TEST(GapReference, RealTracesMatchTheReference) {

@@ -30,19 +30,33 @@ void setPerStep(RunFigures& f, const analysis::GpuTotals& totals, std::uint64_t 
   f.busyPerStep = roundedDiv(totals.busy, f.steps);
 }
 
-void fromSteps(const GapAnalysis& gaps, RunFigures& f) {
-  const analysis::GpuTotals totals = analysis::totalsOverSteps(gaps.steps);
+// The steps whose figures a comparison averages: all but a warm-up
+// (StepStats::warmUp), whose length `f` keeps for the warning.
+std::vector<analysis::StepStats> measuredSteps(const GapAnalysis& gaps, RunFigures& f) {
+  std::vector<analysis::StepStats> steps;
+  for (const analysis::StepStats& s : gaps.steps) {
+    if (!s.warmUp) {
+      steps.push_back(s);
+      continue;
+    }
+    f.warmUpStepTime = s.cpuNs();
+  }
+  return steps;
+}
+
+void fromSteps(const std::vector<analysis::StepStats>& steps, RunFigures& f) {
+  const analysis::GpuTotals totals = analysis::totalsOverSteps(steps);
   std::uint64_t kernels = 0;
   std::uint64_t launches = 0;
   std::vector<TimeNs> times;
-  times.reserve(gaps.steps.size());
-  for (const analysis::StepStats& s : gaps.steps) {
+  times.reserve(steps.size());
+  for (const analysis::StepStats& s : steps) {
     kernels += s.kernels;
     launches += s.launches;
     times.push_back(s.cpuNs());
     f.stepTimeTotal = addSaturating(f.stepTimeTotal, s.cpuNs());
   }
-  f.steps = gaps.steps.size();
+  f.steps = steps.size();
   const analysis::Distribution d = analysis::distributionOf(times);
   f.stepTimeMedian = d.median;
   f.stepTimeP90 = d.p90;
@@ -64,9 +78,9 @@ void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
 
 // Per device, the union of its steps' GPU windows (a step's window may
 // overlap the next one's).
-std::map<std::int32_t, analysis::BusyIntervals> stepWindows(const GapAnalysis& gaps) {
+std::map<std::int32_t, analysis::BusyIntervals> stepWindows(const std::vector<analysis::StepStats>& steps) {
   std::map<std::int32_t, std::vector<std::pair<TimeNs, TimeNs>>> windows;
-  for (const analysis::StepStats& s : gaps.steps)
+  for (const analysis::StepStats& s : steps)
     for (const analysis::UtilizationStats& d : s.devices) windows[d.device].emplace_back(d.activeStart, d.activeEnd);
   std::map<std::int32_t, analysis::BusyIntervals> unions;
   for (auto& [device, spans] : windows) {
@@ -77,13 +91,13 @@ std::map<std::int32_t, analysis::BusyIntervals> stepWindows(const GapAnalysis& g
 }
 
 // The longest listed device gap; of a run with steps, the longest inside
-// its steps' GPU windows, where the per-step idle beside it is counted: a
-// trace's start-up (NCCL set-up, loading) and the time between steps are
-// in no step's figures.
-LargestGap largestDeviceGap(const Trace& trace, const GapAnalysis& gaps) {
-  const std::map<std::int32_t, analysis::BusyIntervals> windows = stepWindows(gaps);
+// the GPU windows of the steps it measures, where the per-step idle beside
+// it is counted: a trace's start-up (NCCL set-up, loading), a warm-up step
+// and the time between steps are in no measured step's figures.
+LargestGap largestDeviceGap(const Trace& trace, const GapAnalysis& gaps, const std::vector<analysis::StepStats>& steps) {
+  const std::map<std::int32_t, analysis::BusyIntervals> windows = stepWindows(steps);
   auto counts = [&](const analysis::Gap& g) {
-    if (gaps.steps.empty()) return true;
+    if (steps.empty()) return true;
     auto it = windows.find(g.device);
     return it != windows.end() && it->second.busyIn(g.start, g.end()) == g.dur;  // wholly inside
   };
@@ -123,16 +137,17 @@ RunFigures runFigures(const analysis::TraceAnalysis& run) {
   f.hasGpuActivity = gaps.hasGpuActivity;
   f.stepSource = gaps.stepSource;
   f.stepName = stepNameOf(trace, gaps);
-  if (gaps.steps.empty()) {
+  const std::vector<analysis::StepStats> steps = measuredSteps(gaps, f);
+  if (steps.empty()) {
     // Also a trace without GPU activity, for which the gap analysis lists
     // no steps: its whole trace is the one step.
     f.stepSource = analysis::StepSource::WholeTrace;
     f.stepName = "whole trace";
     fromWholeTrace(run, f);
   } else {
-    fromSteps(gaps, f);
+    fromSteps(steps, f);
   }
-  f.largestGap = largestDeviceGap(trace, gaps);
+  f.largestGap = largestDeviceGap(trace, gaps, steps);
   return f;
 }
 

@@ -56,7 +56,8 @@ namespace {
 
 StepRanges stepRanges(const analysis::GapAnalysis& gaps) {
   StepRanges r;
-  for (const auto& s : gaps.steps) r.ranges.emplace_back(s.cpuStart, s.cpuEnd);
+  for (const auto& s : gaps.steps)
+    if (!s.warmUp) r.ranges.emplace_back(s.cpuStart, s.cpuEnd);  // as the verdict, which the rules explain
   std::sort(r.ranges.begin(), r.ranges.end());
   return r;
 }

@@ -74,9 +74,14 @@ Table stepTable(const Trace& trace, const analysis::GapAnalysis& gaps, std::size
   t.note =
       std::string("One row per step and device: the GPU window runs ") + analysis::kStepWindowText +
       "; kernels and launches are the step's over all devices.";
+  if (!gaps.steps.empty() && gaps.steps.front().warmUp)
+    t.note += " The first step is a warm-up (over " + std::to_string(analysis::kWarmUpStepFactor) +
+              " times the others' median: start-up or compilation), left out of the verdict and the findings.";
   for (const auto& step : gaps.steps) {
     for (const auto& d : step.devices) {
-      std::vector<Cell> row{textCell(trace.str(step.name)), intCell(step.number), intCell(d.device),
+      // A warm-up step is named so wherever this table is shown (the app's Steps dock too).
+      const std::string name = std::string(trace.str(step.name)) + (step.warmUp ? " (warm-up)" : "");
+      std::vector<Cell> row{textCell(name), intCell(step.number), intCell(d.device),
                             durationCell(step.cpuNs()), durationCell(d.activeNs()), durationCell(d.busyNs),
                             realCell(d.utilization() * 100.0)};
       appendIdleCells(row, d);

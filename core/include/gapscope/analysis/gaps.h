@@ -239,8 +239,19 @@ struct StepStats {
   // Kernel launch calls (runtime, driver and graph launches) that began in
   // the step, whether or not their work is in the trace.
   std::uint64_t launches = 0;
+  // The first of three or more steps, lasting over kWarmUpStepFactor times
+  // the median of the others: CUDA's and the libraries' start-up,
+  // torch.compile's compilation, autotuning (the first iteration of a
+  // program profiled without a schedule). Listed with its figures, left out
+  // of every total over the steps (totalsOverSteps): the verdict, a
+  // comparison's per-step figures.
+  bool warmUp = false;
   TimeNs cpuNs() const { return cpuEnd - cpuStart; }
 };
+
+inline constexpr TimeNs kWarmUpStepFactor = 5;
+// Sets `warmUp` on the first step where it is one (above).
+void markWarmUpStep(std::vector<StepStats>& steps);
 
 // Busy, active and idle by cause summed over devices: the whole trace's
 // (GapAnalysis::devices) or its steps' (every step's devices). The one sum
@@ -254,6 +265,7 @@ struct GpuTotals {
   double busyShare() const { return analysis::busyShare(busy, active); }
 };
 GpuTotals totalsOf(const std::vector<UtilizationStats>& devices);
+// Over the steps that are not a warm-up.
 GpuTotals totalsOverSteps(const std::vector<StepStats>& steps);
 
 // Per device, by device: the totals of `devices` (the whole trace's active
@@ -352,6 +364,14 @@ struct GapSummary {
   std::vector<std::pair<std::int32_t, double>> deviceUtilization;  // (device, 0..1)
   TimeNs estimatedSavingNs = 0;
   std::string verdict;  // the one-line verdict
+  // The steps (steps.h): how many, found how, and the median CPU length of
+  // those not a warm-up (the lower median; 0 without steps); the warm-up
+  // step's length, 0 when there is none.
+  std::size_t steps = 0;
+  StepSource stepSource = StepSource::WholeTrace;
+  StringId stepName = kEmptyString;  // the repeated annotation (StepSource::RepeatedAnnotation)
+  TimeNs medianStepNs = 0;
+  TimeNs warmUpStepNs = 0;
 };
 GapSummary summarizeGaps(const Trace& trace, const GpuBusy& busy, const GapOptions& options = {});
 GapSummary summarizeGaps(const GapAnalysis& analysis);

@@ -49,6 +49,9 @@ struct RunFigures {
   TimeNs stepTimeMedian = 0;
   TimeNs stepTimeP90 = 0;
   TimeNs stepTimeTotal = 0;  // sum over the steps
+  // A warm-up first step (StepStats::warmUp: start-up, compilation), left
+  // out of `steps` and every figure per step: its length; 0 when none was.
+  TimeNs warmUpStepTime = 0;
   // GPU busy / active, 0..100, over all devices: of the steps' GPU windows
   // (summed over steps; 0 when they have none), or of the whole trace's
   // (the summary's utilisation) when it has no steps.

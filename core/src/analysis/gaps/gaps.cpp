@@ -20,6 +20,7 @@
 #include "analysis/pipeline/stage_graph.h"
 #include "call_table.h"
 #include "gap_pipeline.h"
+#include "gapscope/format/duration.h"
 #include "gap_walks.h"
 #include "launch_stats.h"
 #include "steps.h"
@@ -62,6 +63,12 @@ void addNotes(const CallTable& calls, const GpuTimelines& gpu, GapAnalysis& out)
   if (calls.launchCallsWithoutCorrelation > 0)
     out.notes.push_back(std::to_string(calls.launchCallsWithoutCorrelation) +
                         " launch calls carry no correlation id");
+  if (!out.steps.empty() && out.steps.front().warmUp)
+    out.notes.push_back("the first step lasted " +
+                        format::formatDuration(out.steps.front().cpuNs(), format::DurationStyle::Verdict) +
+                        ", over " + std::to_string(kWarmUpStepFactor) +
+                        " times the others' median (start-up or compilation): it is left out of the verdict "
+                        "and every total over the steps");
 }
 
 // A trace without GPU work gets the reason, the verdict and what its steps

@@ -1,8 +1,9 @@
 // Per-step figures: for each step (steps.h) and device, busy and idle time
 // in the step's GPU window: to the last end of the GPU ops whose launch call
-// began inside the step's annotation (the GPU runs behind the CPU, so
-// clipping to the annotation itself would cut a step's work in two), from
-// the later of the annotation's start and the end of the previous step's
+// began inside the step's CPU span (its annotation, or to the next
+// occurrence of an iteration marker: steps.h; the GPU runs behind the CPU,
+// so clipping to the span itself would cut a step's work in two), from
+// the later of the span's start and the end of the previous step's
 // window on the device, or from the step's first op where that began
 // earlier (steps whose work overlaps). So the idle before a step's first
 // kernel while its CPU prepares it (a data loader at the top of the loop)
@@ -21,31 +22,24 @@
 namespace gapscope::analysis::gaps_detail {
 namespace {
 
-// Finds the step whose annotation holds a time; times come roughly in
+// Finds the step whose CPU span holds a time; times come roughly in
 // order, so the last step found is tried first.
 class StepFinder {
  public:
-  StepFinder(const Trace& trace, const std::vector<std::uint32_t>& steps) : trace_(trace), steps_(steps) {}
-  // The step whose annotation holds time t, or kNoIndex.
+  explicit StepFinder(const std::vector<TimeRange>& spans) : spans_(spans) {}
+  // The step whose span holds time t, or kNoIndex.
   std::uint32_t at(TimeNs t) {
-    if (last_ != kNoIndex && contains(last_, t)) return last_;
-    auto it = std::upper_bound(steps_.begin(), steps_.end(), t, [&](TimeNs v, std::uint32_t s) {
-      return v < trace_.slices[s].start;
-    });
-    if (it == steps_.begin()) return kNoIndex;
-    auto step = static_cast<std::uint32_t>(it - steps_.begin() - 1);
-    if (!contains(step, t)) return kNoIndex;
+    if (last_ != kNoIndex && spans_[last_].contains(t)) return last_;
+    auto it = std::upper_bound(spans_.begin(), spans_.end(), t, [](TimeNs v, const TimeRange& s) { return v < s.start; });
+    if (it == spans_.begin()) return kNoIndex;
+    auto step = static_cast<std::uint32_t>(it - spans_.begin() - 1);
+    if (!spans_[step].contains(t)) return kNoIndex;
     last_ = step;
     return step;
   }
 
  private:
-  bool contains(std::uint32_t step, TimeNs t) const {
-    const Slice& a = trace_.slices[steps_[step]];
-    return a.start <= t && t < a.end();
-  }
-  const Trace& trace_;
-  const std::vector<std::uint32_t>& steps_;
+  const std::vector<TimeRange>& spans_;
   std::uint32_t last_ = kNoIndex;
 };
 
@@ -91,7 +85,7 @@ StepWork stepWork(const Trace& trace, const StepAnnotations& steps, const CallTa
   work.windows.resize(steps.slices.size() * deviceCount);
   work.counts.resize(steps.slices.size());
   if (steps.slices.empty()) return work;
-  StepFinder finder(trace, steps.slices);
+  StepFinder finder(steps.spans);
   for (std::size_t di = 0; di < deviceCount; ++di) {
     for (std::uint32_t si : gpu.devices[di].streams) {
       for (const GpuOp& op : gpu.streams[si].ops) {
@@ -130,19 +124,20 @@ void fillSteps(const Trace& trace, const StepAnnotations& steps, const GpuTimeli
   std::vector<TimeNs> previousEnd(deviceCount, std::numeric_limits<TimeNs>::min());
   for (std::size_t i = 0; i < steps.slices.size(); ++i) {
     const Slice& a = trace.slices[steps.slices[i]];
+    const TimeRange& span = steps.spans[i];
     StepStats step = std::move(work.counts[i]);
     step.name = a.name;
     step.number = steps.source == StepSource::ProfilerStep ? profilerStepNumber(trace.str(a.name))
                                                             : static_cast<std::int64_t>(i + 1);
     step.annotation = steps.slices[i];
-    step.cpuStart = a.start;
-    step.cpuEnd = a.end();
+    step.cpuStart = span.start;
+    step.cpuEnd = span.end;
     for (std::size_t di = 0; di < deviceCount; ++di) {
       const StepWindow& w = work.windows[i * deviceCount + di];
       if (w.ops == 0) continue;
       UtilizationStats stats;
       stats.device = gpu.devices[di].device;
-      stats.activeStart = std::max(firstStart[di], std::min(w.lo, std::max(a.start, previousEnd[di])));
+      stats.activeStart = std::max(firstStart[di], std::min(w.lo, std::max(span.start, previousEnd[di])));
       stats.activeEnd = w.hi;
       stats.gpuOps = w.ops;
       previousEnd[di] = std::max(previousEnd[di], w.hi);
@@ -152,6 +147,7 @@ void fillSteps(const Trace& trace, const StepAnnotations& steps, const GpuTimeli
     }
     out.steps.push_back(std::move(step));
   }
+  markWarmUpStep(out.steps);
 }
 
 }  // namespace gapscope::analysis::gaps_detail

@@ -41,6 +41,7 @@ void addLittleGpuWork(const GapAnalysis& a, Verdict& v) {
   TimeNs span = 0;
   if (v.overSteps) {
     for (const StepStats& s : a.steps) {
+      if (s.warmUp) continue;
       windows = addSaturating(windows, widestWindow(s.devices));
       span = addSaturating(span, s.cpuNs());
     }
@@ -130,9 +131,18 @@ void GpuTotals::add(const GpuTotals& o) {
 GpuTotals totalsOverSteps(const std::vector<StepStats>& steps) {
   GpuTotals t;
   for (const StepStats& s : steps) {
+    if (s.warmUp) continue;
     for (const UtilizationStats& d : s.devices) t.add(d);
   }
   return t;
+}
+
+void markWarmUpStep(std::vector<StepStats>& steps) {
+  if (steps.size() < 3) return;
+  std::vector<TimeNs> others;
+  for (std::size_t i = 1; i < steps.size(); ++i) others.push_back(steps[i].cpuNs());
+  const TimeNs median = distributionOf(others).median;
+  steps.front().warmUp = median > 0 && steps.front().cpuNs() / kWarmUpStepFactor > median;
 }
 
 std::vector<DeviceTotals> deviceTotals(const std::vector<UtilizationStats>& devices,
@@ -146,6 +156,7 @@ std::vector<DeviceTotals> deviceTotals(const std::vector<UtilizationStats>& devi
   };
   if (steps) {
     for (const StepStats& s : *steps) {
+      if (s.warmUp) continue;
       for (const UtilizationStats& d : s.devices) at(d.device).add(d);
     }
   } else {
@@ -171,6 +182,15 @@ GapSummary summarizeGaps(const GapAnalysis& analysis) {
   s.verdict = analysis.verdict.line;
   for (const UtilizationStats& d : analysis.devices)
     s.deviceUtilization.emplace_back(d.device, d.utilization());
+  s.steps = analysis.steps.size();
+  s.stepSource = analysis.stepSource;
+  s.stepName = analysis.stepName;
+  std::vector<TimeNs> lengths;
+  for (const StepStats& step : analysis.steps) {
+    if (step.warmUp) s.warmUpStepNs = step.cpuNs();
+    else lengths.push_back(step.cpuNs());
+  }
+  s.medianStepNs = distributionOf(lengths).median;
   return s;
 }
 

@@ -1,10 +1,10 @@
-// Step detection (steps.h): ProfilerStep#N, else the most repeated
-// top-level user annotation, else the whole trace.
+// Step detection (steps.h): ProfilerStep#N, else the iteration marked by a
+// repeated top-level user annotation, else the whole trace.
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "gapscope/analysis/steps.h"
-#include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
 namespace {
@@ -45,31 +45,6 @@ Candidates collectCandidates(const Trace& trace) {
   return c;
 }
 
-// The most repeated name among `slices` (count, then total time, then
-// text); kEmptyString when no name occurs twice.
-StringId mostRepeatedName(const Trace& trace, const std::vector<std::uint32_t>& slices) {
-  struct Tally {
-    std::uint64_t count = 0;
-    TimeNs total = 0;
-  };
-  std::vector<Tally> tally(trace.strings.size());
-  for (std::uint32_t i : slices) {
-    ++tally[trace.slices[i].name].count;
-    tally[trace.slices[i].name].total = addSaturating(tally[trace.slices[i].name].total, trace.slices[i].dur);
-  }
-  StringId best = kEmptyString;
-  auto better = [&](StringId a, StringId b) {  // is a better than b
-    if (tally[a].count != tally[b].count) return tally[a].count > tally[b].count;
-    if (tally[a].total != tally[b].total) return tally[a].total > tally[b].total;
-    return trace.str(a) < trace.str(b);
-  };
-  for (std::uint32_t i : slices) {
-    StringId name = trace.slices[i].name;
-    if (tally[name].count >= 2 && (best == kEmptyString || better(name, best))) best = name;
-  }
-  return best;
-}
-
 // Sorts by start and drops every slice that starts before the previous kept one ends.
 void keepDisjoint(const Trace& trace, std::vector<std::uint32_t>& slices) {
   std::stable_sort(slices.begin(), slices.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -82,6 +57,109 @@ void keepDisjoint(const Trace& trace, std::vector<std::uint32_t>& slices) {
     kept.push_back(i);
   }
   slices = std::move(kept);
+}
+
+// The top-level annotations of each name that occurs at least twice once
+// overlapping occurrences are left out, each list sorted by start.
+std::vector<std::vector<std::uint32_t>> repeatedNames(const Trace& trace, const std::vector<std::uint32_t>& topLevel) {
+  std::vector<std::vector<std::uint32_t>> byName(trace.strings.size());
+  for (std::uint32_t i : topLevel) byName[trace.slices[i].name].push_back(i);
+  std::vector<std::vector<std::uint32_t>> repeated;
+  for (auto& occurrences : byName) {
+    if (occurrences.size() < 2) continue;
+    keepDisjoint(trace, occurrences);
+    if (occurrences.size() >= 2) repeated.push_back(std::move(occurrences));
+  }
+  return repeated;
+}
+
+// What a span holds: the GPU ops launched inside it (`launchTimes`,
+// sorted), or its length where the trace has no GPU work.
+std::uint64_t workIn(const TimeRange& span, const std::vector<TimeNs>& launchTimes) {
+  if (launchTimes.empty()) return static_cast<std::uint64_t>(span.duration());
+  const auto from = std::lower_bound(launchTimes.begin(), launchTimes.end(), span.start);
+  return static_cast<std::uint64_t>(std::lower_bound(from, launchTimes.end(), span.end) - from);
+}
+
+// One repeated name's steps: from each occurrence to the next; the last
+// occurrence a step of its own length when it wraps an iteration (holds at
+// least half the work of the median step before it), and `work`, what the
+// steps hold.
+StepAnnotations periodsOf(const Trace& trace, const std::vector<std::uint32_t>& occurrences,
+                          const std::vector<TimeNs>& launchTimes, std::uint64_t& work) {
+  StepAnnotations steps;
+  steps.source = StepSource::RepeatedAnnotation;
+  steps.name = trace.slices[occurrences.front()].name;
+  std::vector<std::uint64_t> held;
+  for (std::size_t i = 0; i + 1 < occurrences.size(); ++i) {
+    steps.slices.push_back(occurrences[i]);
+    steps.spans.push_back(TimeRange{trace.slices[occurrences[i]].start, trace.slices[occurrences[i + 1]].start});
+    held.push_back(workIn(steps.spans.back(), launchTimes));
+  }
+  work = 0;
+  for (std::uint64_t w : held) work += w;
+  const auto middle = held.begin() + static_cast<std::ptrdiff_t>((held.size() - 1) / 2);
+  std::nth_element(held.begin(), middle, held.end());
+  const Slice& last = trace.slices[occurrences.back()];
+  const TimeRange own{last.start, last.end()};
+  const std::uint64_t lastWork = workIn(own, launchTimes);
+  if (lastWork > 0 && lastWork >= *middle - *middle / 2) {
+    steps.slices.push_back(occurrences.back());
+    steps.spans.push_back(own);
+    work += lastWork;
+  }
+  return steps;
+}
+
+// When each GPU op was launched (its launch call's start, else its own),
+// sorted: what a step "holds" is what was launched inside it.
+std::vector<TimeNs> gpuLaunchTimes(const Trace& trace) {
+  std::vector<TimeNs> times;
+  for (const Track& t : trace.tracks) {
+    if (t.kind != TrackKind::GpuStream) continue;
+    for (const Slice* s = trace.trackBegin(t); s != trace.trackEnd(t); ++s) {
+      if (!isGpuActivity(s->kind)) continue;
+      const std::uint32_t launch =
+          s->correlation == kNoCorrelation ? kNoIndex : trace.launchForCorrelation(s->correlation);
+      times.push_back(launch == kNoIndex ? s->start : trace.slices[launch].start);
+    }
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+// The iteration marker among the repeated names (steps.h); WholeTrace steps when none repeats.
+StepAnnotations iterationMarkerSteps(const Trace& trace, const std::vector<std::uint32_t>& topLevel) {
+  const std::vector<std::vector<std::uint32_t>> repeated = repeatedNames(trace, topLevel);
+  if (repeated.empty()) return {};
+  const std::vector<TimeNs> launchTimes = gpuLaunchTimes(trace);
+  std::vector<StepAnnotations> candidates;
+  std::vector<std::uint64_t> work;
+  for (const auto& occurrences : repeated) {
+    std::uint64_t held = 0;
+    candidates.push_back(periodsOf(trace, occurrences, launchTimes, held));
+    work.push_back(held);
+  }
+  // Holding at least 90 % of the most; of those, within one step of the
+  // fewest steps (an iteration, not a layer: iteration markers differ by
+  // one, a data loader's last call or a last step kept or not).
+  const std::uint64_t most = *std::max_element(work.begin(), work.end());
+  auto holdsEnough = [&](std::size_t i) { return work[i] >= most - most / 10; };
+  std::size_t fewest = std::numeric_limits<std::size_t>::max();
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (holdsEnough(i)) fewest = std::min(fewest, candidates[i].slices.size());
+  auto better = [&](std::size_t a, std::size_t b) {  // is candidate a better than b
+    if (work[a] != work[b]) return work[a] > work[b];
+    const TimeNs startA = candidates[a].spans.front().start, startB = candidates[b].spans.front().start;
+    if (startA != startB) return startA < startB;
+    return trace.str(candidates[a].name) < trace.str(candidates[b].name);
+  };
+  std::size_t best = candidates.size();
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!holdsEnough(i) || candidates[i].slices.size() > fewest + 1) continue;
+    if (best == candidates.size() || better(i, best)) best = i;
+  }
+  return std::move(candidates[best]);
 }
 
 }  // namespace
@@ -110,19 +188,12 @@ std::int64_t profilerStepNumber(std::string_view name) {
 
 StepAnnotations findSteps(const Trace& trace) {
   Candidates c = collectCandidates(trace);
+  if (c.profilerSteps.empty()) return iterationMarkerSteps(trace, c.topLevel);
   StepAnnotations steps;
-  if (!c.profilerSteps.empty()) {
-    steps.source = StepSource::ProfilerStep;
-    steps.slices = std::move(c.profilerSteps);
-  } else if (StringId name = mostRepeatedName(trace, c.topLevel); name != kEmptyString) {
-    steps.source = StepSource::RepeatedAnnotation;
-    steps.name = name;
-    for (std::uint32_t i : c.topLevel)
-      if (trace.slices[i].name == name) steps.slices.push_back(i);
-  } else {
-    return steps;
-  }
+  steps.source = StepSource::ProfilerStep;
+  steps.slices = std::move(c.profilerSteps);
   keepDisjoint(trace, steps.slices);
+  for (std::uint32_t i : steps.slices) steps.spans.push_back(TimeRange{trace.slices[i].start, trace.slices[i].end()});
   return steps;
 }
 

@@ -19,6 +19,7 @@ class StepWindows {
  public:
   explicit StepWindows(const analysis::GapAnalysis& gaps) {
     for (const auto& step : gaps.steps) {
+      if (step.warmUp) continue;  // as the verdict, which the rules explain
       for (const auto& d : step.devices) windows_.push_back({d.device, d.activeStart, d.activeEnd});
     }
     std::sort(windows_.begin(), windows_.end());
