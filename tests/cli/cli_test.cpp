@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "../support/unmarked_loop.h"
 #include "gapscope/analysis/kernel_table.h"
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/analysis/gpu_busy.h"
@@ -216,6 +217,34 @@ TEST(CliSummary, TextAndCsv) {
     }
   }
   EXPECT_TRUE(sawSpan);
+}
+
+// What a step is, as summary says it: ProfilerStep#N, or for a script with
+// no step marks (h100-user/) the data loader's next() to the next, the
+// first a warm-up; the figures counted here from the JSON.
+TEST(CliSummary, StepsSayWhatAStepIs) {
+  CliResult marked = runCli({"summary", kMlp});
+  ASSERT_EQ(marked.status, 0) << marked.err;
+  EXPECT_NE(marked.out.find("Steps:        3 ProfilerStep#N, median "), std::string::npos) << marked.out;
+  const std::string user = GAPSCOPE_TEST_DATA_DIR "/h100-user/eager-torch.json.gz";
+  const testing::UnmarkedLoop loop = testing::unmarkedLoopFromJson(user);
+  ASSERT_EQ(loop.nextStarts.size(), 13u);
+  std::vector<TimeNs> periods;
+  for (std::size_t k = 1; k < 12; ++k) periods.push_back(loop.nextStarts[k + 1] - loop.nextStarts[k]);
+  std::sort(periods.begin(), periods.end());
+  const auto j = runJson({"summary", user, "--format", "json"});
+  EXPECT_EQ(j.at("steps"), 12);
+  EXPECT_EQ(j.at("step_source"), "annotation");
+  EXPECT_EQ(j.at("step_name"), testing::kDataLoaderNext);
+  EXPECT_EQ(j.at("median_step_us").get<double>(), us(periods[5]));
+  EXPECT_EQ(j.at("warm_up_step_us").get<double>(), us(loop.nextStarts[1] - loop.nextStarts[0]));
+  CliResult text = runCli({"summary", user});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find(std::string("Steps:        12, each from one ") + testing::kDataLoaderNext +
+                          " to the next (no ProfilerStep#N), median "),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find(" after the first, a warm-up of "), std::string::npos) << text.out;
 }
 
 TEST(CliErrors, MissingFile) {

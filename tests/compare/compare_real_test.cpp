@@ -4,6 +4,7 @@
 // same file (no second implementation).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/io/chrome_reader.h"
+#include "../support/unmarked_loop.h"
 
 namespace gapscope::compare {
 namespace {
@@ -207,6 +209,53 @@ TEST(RealDdpRanks, BusyAndTheLargestGapLeaveOutTheStartUp) {
     EXPECT_EQ(r.gpuBusyPct, 100.0 * gaps.verdict.utilization);  // the single trace's verdict is its steps' too
     EXPECT_LT(100.0 * analysis::totalsOf(gaps.devices).busyShare(), 5.0);  // the whole trace's
   }
+}
+
+// The training script with no step marks, eager against torch.compile, both
+// under torch.profiler without prof.step() (h100-user/, PROVENANCE.md):
+// each run's steps are its iterations from one data loader next() to the
+// next; the first, CUDA's start-up and for B the compilation, is left out
+// of the per-step figures, which are then those of the other 11, counted
+// here from the JSON.
+TEST(RealUnmarkedPair, EagerVersusCompiledPerIterationWithoutTheWarmUp) {
+  auto loadUser = [](const std::string& name) {
+    io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/h100-user/" + name);
+    EXPECT_TRUE(r.ok()) << r.error;
+    return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
+  };
+  const auto a = loadUser("eager-torch.json.gz");
+  const auto b = loadUser("compiled-torch.json.gz");
+  const Comparison c = compareTraces(*a, *b);
+  std::vector<TimeNs> medians;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const testing::UnmarkedLoop json = testing::unmarkedLoopFromJson(std::string(GAPSCOPE_TEST_DATA_DIR) +
+                                                                     (i == 0 ? "/h100-user/eager-torch.json.gz"
+                                                                             : "/h100-user/compiled-torch.json.gz"));
+    ASSERT_EQ(json.nextStarts.size(), 13u);
+    const RunFigures& r = c.runs[i];
+    EXPECT_EQ(r.stepSource, analysis::StepSource::RepeatedAnnotation);
+    EXPECT_EQ(r.stepName, testing::kDataLoaderNext);
+    EXPECT_EQ(r.steps, 11u);
+    EXPECT_EQ(r.warmUpStepTime, json.nextStarts[1] - json.nextStarts[0]);
+    std::vector<TimeNs> periods;
+    std::uint64_t kernels = 0;
+    for (std::size_t k = 1; k < 12; ++k) {
+      periods.push_back(json.nextStarts[k + 1] - json.nextStarts[k]);
+      kernels += json.kernels[k];
+    }
+    std::sort(periods.begin(), periods.end());
+    EXPECT_EQ(r.stepTimeMedian, periods[5]);
+    EXPECT_DOUBLE_EQ(r.kernelsPerStep, static_cast<double>(kernels) / 11.0);
+    medians.push_back(periods[5]);
+  }
+  EXPECT_DOUBLE_EQ(c.runs[0].kernelsPerStep, 313.0);  // torch.compile fused 68 kernels away
+  EXPECT_DOUBLE_EQ(c.runs[1].kernelsPerStep, 245.0);
+  EXPECT_LT(medians[1], medians[0]);
+  EXPECT_EQ(c.verdict.rfind("B is ", 0), 0u) << c.verdict;
+  EXPECT_NE(c.verdict.find("x faster per step"), std::string::npos) << c.verdict;
+  ASSERT_EQ(c.warnings.size(), 2u);
+  EXPECT_EQ(c.warnings[0].rfind("A's first step, ", 0), 0u) << c.warnings[0];
+  EXPECT_EQ(c.warnings[1].rfind("B's first step, ", 0), 0u) << c.warnings[1];
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "../support/json_time.h"
 #include "../support/read_text.h"
+#include "../support/unmarked_loop.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/steps.h"
 #include "gapscope/io/chrome_reader.h"
@@ -154,5 +156,61 @@ TEST(GapRealTraces, A2021KinetoTracesOperatorProfilerStepsAreItsSteps) {
     EXPECT_EQ(a.steps[i].number, number);
     EXPECT_EQ(a.steps[i].cpuNs(), dur) << number;
     EXPECT_GT(a.steps[i].kernels, 0u) << number;
+  }
+}
+
+// A training script with no step marks (h100-user/, PROVENANCE.md), under
+// torch.profiler without prof.step() and under gapscope's recorder: its
+// steps are its 12 iterations, each from one of the data loader's next()
+// calls to the next, as the JSON has them, and as long as the program timed
+// them itself; the first, which holds CUDA's start-up, is a warm-up.
+TEST(GapRealTraces, AnUnmarkedTrainingLoopsStepsAreItsIterations) {
+  for (const std::string run : {"eager-torch", "compiled-torch", "eager-gapscope"}) {
+    SCOPED_TRACE(run);
+    const Trace t = load("h100-user/" + run + ".json.gz");
+    const GapAnalysis a = analyzeGaps(t);
+    const gapscope::testing::UnmarkedLoop json = gapscope::testing::unmarkedLoopFromJson(kData + "/h100-user/" + run + ".json.gz");
+    const std::vector<double> own = gapscope::testing::programIterationsMs(kData + "/h100-user/iter_ms.txt", run);
+    ASSERT_EQ(json.nextStarts.size(), 13u);  // 12 batches and the call that ends the loop
+    ASSERT_EQ(own.size(), 12u);
+    EXPECT_EQ(a.stepSource, StepSource::RepeatedAnnotation);
+    EXPECT_EQ(t.str(a.stepName), gapscope::testing::kDataLoaderNext);
+    ASSERT_EQ(a.steps.size(), 12u);  // the last next() launches nothing: it only ends step 12
+    for (std::size_t i = 0; i < 12; ++i) {
+      EXPECT_EQ(a.steps[i].cpuStart, json.nextStarts[i]) << i;
+      EXPECT_EQ(a.steps[i].cpuEnd, json.nextStarts[i + 1]) << i;
+      EXPECT_EQ(a.steps[i].kernels, json.kernels[i]) << i;
+      EXPECT_EQ(a.steps[i].warmUp, i == 0) << i;
+      // The program's own clock, from the top of its loop body: the same
+      // period shifted by the batch's fetch, whose length varies, within half
+      // a millisecond (0.25 at most on these runs; the first holds the
+      // workers' start-up before the loop, the last the loop's end).
+      if (i > 0 && i < 11) EXPECT_NEAR(static_cast<double>(a.steps[i].cpuNs()) / 1e6, own[i], 0.5) << i;
+    }
+  }
+}
+
+// gapscope's recorder files what PyTorch annotates and what it runs as
+// torch.profiler does: the same user annotations, and operators whose names
+// do not read as "ns::name" ("detach", the autograd engine's
+// "evaluate_function: ..." wrappers) as operators, so they make no steps.
+TEST(GapRealTraces, TheRecordersAnnotationsAndOperatorsAreTorchProfilers) {
+  auto byKind = [](const Trace& t, SliceKind kind) {
+    std::map<std::string, std::size_t> count;
+    for (const Slice& s : t.slices)
+      if (s.kind == kind) ++count[std::string(t.str(s.name))];
+    return count;
+  };
+  const Trace recorded = load("h100-user/eager-gapscope.json.gz");
+  const Trace profiled = load("h100-user/eager-torch.json.gz");
+  const auto annotations = byKind(recorded, SliceKind::UserAnnotation);
+  EXPECT_EQ(annotations, byKind(profiled, SliceKind::UserAnnotation));
+  EXPECT_EQ(annotations.size(), 3u);
+  const auto ops = byKind(recorded, SliceKind::CpuOp);
+  const auto torchOps = byKind(profiled, SliceKind::CpuOp);
+  for (const char* name : {"detach", "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad",
+                           "autograd::engine::evaluate_function: AddmmBackward0"}) {
+    ASSERT_TRUE(ops.count(name)) << name;
+    EXPECT_EQ(ops.at(name), torchOps.at(name)) << name;
   }
 }

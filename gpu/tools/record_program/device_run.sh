@@ -5,6 +5,7 @@
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh overhead  # medians of 5 (needs the build)
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh all       # both
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh ranks     # 2 GPUs: DDP recorded as ranks
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh user      # an unmarked user script, eager and compiled
 # `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
@@ -213,6 +214,41 @@ ranks() {
     if [ "$RUNS" -gt 1 ]; then tar -czf "$OUT/ranks-more-traces.tar.gz" $(seq -f 'ranks-gapscope-%g' 1 $((RUNS - 1))); fi )
 }
 
+# A user's unmarked training script (user_train.py: DataLoader workers, AMP,
+# AdamW, no step markers), eager and under torch.compile: untraced UNTRACED
+# times each (default 3) for the program's own iteration times, recorded by `record --` (the
+# default, operators on for python), and under torch.profiler without a
+# schedule (no ProfilerStep#N). The traces and logs come back in
+# user-traces.tar.gz; `diff` of the eager and compiled runs is made here
+# with the device's build (and again wherever the traces are read).
+user() {
+  local U=$W/user v flag
+  ranks_build
+  rm -rf "$U" && mkdir -p "$U"
+  for v in eager compiled; do
+    flag=; [ "$v" = compiled ] && flag=--compile
+    for k in $(seq 1 "${UNTRACED:-3}"); do
+      timeout 300 python3 "$HERE/user_train.py" $flag --iters 30 > "$U/$v-untraced-$k.log" 2>&1
+      echo "$v untraced $k: exit $?" >> "$R"
+    done
+    log "$v: record -- python3 user_train.py $flag"
+    timeout 400 "$CLI" record -o "$U/$v-gapscope.json.gz" -- python3 "$HERE/user_train.py" $flag \
+      > "$U/$v-gapscope.log" 2>&1
+    echo "record $v: exit $?" >> "$R"
+    log "$v: torch.profiler without a schedule"
+    timeout 300 python3 "$HERE/user_train.py" $flag --torch-profile "$U/$v-torch.json" > "$U/$v-torch.log" 2>&1
+    echo "torch.profiler $v: exit $?" >> "$R"
+    gzip -f "$U/$v-torch.json"
+  done
+  for t in gapscope torch; do
+    timeout 120 "$CLI" diff "$U/eager-$t.json.gz" "$U/compiled-$t.json.gz" > "$U/diff-$t.txt" 2>&1
+    echo "diff $t: exit $?" >> "$R"
+  done
+  ( cd "$U" && tar -czf "$OUT/user-traces.tar.gz" *.log *.txt *.json.gz )
+  grep -h "ITER_MS\|^Saved\|Steps\|steps\|Verdict" "$U"/*.log | cut -c1-400 | tee -a "$R"
+  head -12 "$U/diff-gapscope.txt" "$U/diff-torch.txt"
+}
+
 machine
 case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
@@ -228,6 +264,7 @@ case "${1:-proof}" in
   api) build; plain_program; overhead launch ;;
   overhead-compute) overhead compute ;;
   ranks) ranks ;;
+  user) user ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
 echo done | tee -a "$R"
