@@ -31,6 +31,7 @@ json runJson(const compare::RunFigures& r) {
           {"step_source", analysis::stepSourceName(r.stepSource)},
           {"step_name", r.stepName},
           {"steps", r.steps},
+          {"warm_up_step_ns", r.warmUpStepTime},
           {"step_time_ns", r.stepTimeMedian},
           {"step_time_p90_ns", r.stepTimeP90},
           {"kernels_per_step", round3(r.kernelsPerStep)},
