@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "../support/unmarked_loop.h"
 
 namespace gapscope::testing {
 namespace {
@@ -41,6 +42,26 @@ TEST(CliDiff, JsonHasTheDocumentedFields) {
       EXPECT_TRUE(o.contains(field)) << field;
   EXPECT_TRUE(j.at("verdict").is_string());
   EXPECT_EQ(j["rows"]["kernels"].get<std::size_t>(), j["kernels"].size());
+}
+
+// A warm-up first step is named and left out of the run's per-step figures
+// (tests/data/h100-user: a script with no step marks, eager and compiled,
+// its first iteration CUDA's start-up and the compilation); its length
+// from the JSON, the data loader's first next() to its second.
+TEST(CliDiff, AWarmUpStepIsNamedAndLeftOut) {
+  const std::string dir = GAPSCOPE_TEST_DATA_DIR "/h100-user/";
+  const auto j = jsonOf({"diff", dir + "eager-torch.json.gz", dir + "compiled-torch.json.gz", "--format", "json"});
+  for (std::size_t i = 0; i < 2; ++i) {
+    const testing::UnmarkedLoop loop =
+        testing::unmarkedLoopFromJson(dir + (i == 0 ? "eager-torch.json.gz" : "compiled-torch.json.gz"));
+    ASSERT_EQ(loop.nextStarts.size(), 13u);
+    EXPECT_EQ(j["runs"][i]["warm_up_step_ns"].get<std::int64_t>(), loop.nextStarts[1] - loop.nextStarts[0]);
+    EXPECT_EQ(j["runs"][i]["steps"], 11);
+  }
+  const auto noWarmUp = jsonOf({"diff", kSplit, kCombined, "--format", "json"});
+  EXPECT_EQ(noWarmUp["runs"][0]["warm_up_step_ns"], 0);
+  ASSERT_EQ(j.at("warnings").size(), 2u);
+  EXPECT_NE(j["warnings"][1].get<std::string>().find("is left out of its per-step figures"), std::string::npos);
 }
 
 TEST(CliDiff, RunsEqualWhatGapsAndSummaryPrintForEachFile) {
