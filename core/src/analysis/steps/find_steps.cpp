@@ -60,15 +60,24 @@ void keepDisjoint(const Trace& trace, std::vector<std::uint32_t>& slices) {
 }
 
 // The top-level annotations of each name that occurs at least twice once
-// overlapping occurrences are left out, each list sorted by start.
-std::vector<std::vector<std::uint32_t>> repeatedNames(const Trace& trace, const std::vector<std::uint32_t>& topLevel) {
-  std::vector<std::vector<std::uint32_t>> byName(trace.strings.size());
-  for (std::uint32_t i : topLevel) byName[trace.slices[i].name].push_back(i);
+// overlapping occurrences are left out, each list sorted by start. Grouped
+// by sorting (names, then file order), so the cost follows the annotations,
+// not the trace's string table.
+std::vector<std::vector<std::uint32_t>> repeatedNames(const Trace& trace, std::vector<std::uint32_t> topLevel) {
+  std::stable_sort(topLevel.begin(), topLevel.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return trace.slices[a].name < trace.slices[b].name;
+  });
   std::vector<std::vector<std::uint32_t>> repeated;
-  for (auto& occurrences : byName) {
-    if (occurrences.size() < 2) continue;
-    keepDisjoint(trace, occurrences);
-    if (occurrences.size() >= 2) repeated.push_back(std::move(occurrences));
+  for (std::size_t from = 0; from < topLevel.size();) {
+    std::size_t to = from + 1;
+    while (to < topLevel.size() && trace.slices[topLevel[to]].name == trace.slices[topLevel[from]].name) ++to;
+    if (to - from >= 2) {
+      std::vector<std::uint32_t> occurrences(topLevel.begin() + static_cast<std::ptrdiff_t>(from),
+                                             topLevel.begin() + static_cast<std::ptrdiff_t>(to));
+      keepDisjoint(trace, occurrences);
+      if (occurrences.size() >= 2) repeated.push_back(std::move(occurrences));
+    }
+    from = to;
   }
   return repeated;
 }
