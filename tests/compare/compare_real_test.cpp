@@ -24,11 +24,14 @@ namespace {
 
 std::string dataPath(const std::string& name) { return std::string(GAPSCOPE_TEST_DATA_DIR) + "/h200/" + name + ".json"; }
 
-std::shared_ptr<const analysis::TraceAnalysis> load(const std::string& name) {
-  io::LoadResult r = io::loadChromeTrace(dataPath(name));
-  EXPECT_TRUE(r.ok()) << r.error;
+// A trace of tests/data by its path there, analysed.
+std::shared_ptr<const analysis::TraceAnalysis> loadData(const std::string& relative) {
+  io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + relative);
+  EXPECT_TRUE(r.ok()) << relative << ": " << r.error;
   return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
 }
+
+std::shared_ptr<const analysis::TraceAnalysis> load(const std::string& name) { return loadData("h200/" + name + ".json"); }
 
 // Counts made from the JSON: per step annotation (ProfilerStep#N), the
 // kernels whose launch call (same args.correlation) began inside it and
@@ -187,13 +190,8 @@ TEST(RealPair, SplitStackVersusCombined) {
 // of NCCL set-up and copies come before the first step. The comparison's
 // busy share and largest gap are its steps'; the whole trace's are far off.
 TEST(RealDdpRanks, BusyAndTheLargestGapLeaveOutTheStartUp) {
-  auto loadRank = [](const char* name) {
-    io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/h100-ddp/gapscope/" + name);
-    EXPECT_TRUE(r.ok()) << r.error;
-    return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
-  };
-  const auto a = loadRank("rank-1.json.gz");
-  const auto b = loadRank("rank-0.json.gz");
+  const auto a = loadData("h100-ddp/gapscope/rank-1.json.gz");
+  const auto b = loadData("h100-ddp/gapscope/rank-0.json.gz");
   const Comparison c = compareTraces(*a, *b);
   for (std::size_t i = 0; i < 2; ++i) {
     const analysis::GapAnalysis& gaps = (i == 0 ? a : b)->gaps();
@@ -218,13 +216,8 @@ TEST(RealDdpRanks, BusyAndTheLargestGapLeaveOutTheStartUp) {
 // of the per-step figures, which are then those of the other 11, counted
 // here from the JSON.
 TEST(RealUnmarkedPair, EagerVersusCompiledPerIterationWithoutTheWarmUp) {
-  auto loadUser = [](const std::string& name) {
-    io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/h100-user/" + name);
-    EXPECT_TRUE(r.ok()) << r.error;
-    return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
-  };
-  const auto a = loadUser("eager-torch.json.gz");
-  const auto b = loadUser("compiled-torch.json.gz");
+  const auto a = loadData("h100-user/eager-torch.json.gz");
+  const auto b = loadData("h100-user/compiled-torch.json.gz");
   const Comparison c = compareTraces(*a, *b);
   std::vector<TimeNs> medians;
   for (std::size_t i = 0; i < 2; ++i) {
