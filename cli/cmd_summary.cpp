@@ -33,6 +33,8 @@ std::string utilizationText(const analysis::GapSummary& g) {
 // next (no ProfilerStep#N), median 17.879 ms after the first, a warm-up of
 // 2.108 s ...", "none (...)".
 std::string stepsText(const Trace& trace, const analysis::GapSummary& g) {
+  // (A trace without GPU activity lists no steps, whatever annotates them.)
+  if (g.steps == 0) return "none (no ProfilerStep#N, no repeated annotation, or no GPU activity)";
   std::string median = ", median " + format::formatDuration(g.medianStepNs, kTableTime);
   if (g.warmUpStepNs > 0)
     median += " after the first, a warm-up of " + format::formatDuration(g.warmUpStepNs, kTableTime) +
@@ -44,7 +46,7 @@ std::string stepsText(const Trace& trace, const analysis::GapSummary& g) {
              " to the next (no ProfilerStep#N)" + median;
     case analysis::StepSource::WholeTrace: break;
   }
-  return "none (no ProfilerStep#N, no repeated annotation, or no GPU activity)";
+  return "none";
 }
 
 // Problems and notes in a table; the known producer quirks (expected in

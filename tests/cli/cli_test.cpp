@@ -2,6 +2,7 @@
 // outputs parsed back and compared with the library, exit codes and messages.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 
 #include <nlohmann/json.hpp>
@@ -245,6 +246,15 @@ TEST(CliSummary, StepsSayWhatAStepIs) {
             std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find(" after the first, a warm-up of "), std::string::npos) << text.out;
+  // Steps annotated but no GPU work: no steps are counted, and none are claimed.
+  TempDir dir;
+  const std::string cpuOnly = (dir.path() / "cpu_only.json").string();
+  std::ofstream(cpuOnly) << R"({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 10, "dur": 10}]})";
+  CliResult none = runCli({"summary", cpuOnly});
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_NE(none.out.find("Steps:        none ("), std::string::npos) << none.out;
 }
 
 TEST(CliErrors, MissingFile) {
