@@ -42,8 +42,8 @@ std::string stepsText(const Trace& trace, const analysis::GapSummary& g) {
   switch (g.stepSource) {
     case analysis::StepSource::ProfilerStep: return std::to_string(g.steps) + " ProfilerStep#N" + median;
     case analysis::StepSource::RepeatedAnnotation:
-      return std::to_string(g.steps) + ", each from one " + std::string(trace.str(g.stepName)) +
-             " to the next (no ProfilerStep#N)" + median;
+      return std::to_string(g.steps) + (g.steps == 1 ? ", from one " : ", each from one ") +
+             std::string(trace.str(g.stepName)) + " to the next (no ProfilerStep#N)" + median;
     case analysis::StepSource::WholeTrace: break;
   }
   return "none";

@@ -19,7 +19,6 @@
 
 #if GAPSCOPE_HAVE_GPU
 #include "gapscope/analysis/gaps.h"
-#include "gapscope/analysis/steps.h"
 #include "gapscope/gpu/program_recorder.h"
 #include "gapscope/gpu/program_trace.h"
 #include "gapscope/gpu/recorder.h"
@@ -172,9 +171,9 @@ std::string countOf(std::size_t n, const char* what) {
 std::string traceLine(const Trace& trace) {
   const auto kernels = std::count_if(trace.slices.begin(), trace.slices.end(),
                                      [](const Slice& s) { return s.kind == SliceKind::Kernel; });
-  const analysis::StepAnnotations steps = analysis::findSteps(trace);
+  // The steps the gap analysis counted (none without GPU work), as summary says.
   const analysis::GapSummary gaps = analysis::summarizeGaps(trace, analysis::computeGpuBusy(trace));
-  return countOf(static_cast<std::size_t>(kernels), "kernel") + ", " + countOf(steps.slices.size(), "step") +
+  return countOf(static_cast<std::size_t>(kernels), "kernel") + ", " + countOf(gaps.steps, "step") +
          "; " + (gaps.hasGpuActivity ? gaps.verdict : std::string("no GPU activity"));
 }
 

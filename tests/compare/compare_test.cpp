@@ -208,8 +208,9 @@ TEST(Compare, RepeatedAnnotationIsTheStepWithoutProfilerSteps) {
   const Comparison c = compareRuns(a, b);
   EXPECT_EQ(c.runs[0].stepSource, analysis::StepSource::RepeatedAnnotation);
   EXPECT_EQ(c.runs[0].stepName, "train_step");
-  EXPECT_EQ(c.runs[0].steps, 4u);
-  EXPECT_EQ(c.runs[1].steps, 2u);
+  // Each step from one train_step to the next: the last only ends the one before.
+  EXPECT_EQ(c.runs[0].steps, 3u);
+  EXPECT_EQ(c.runs[1].steps, 1u);
   EXPECT_DOUBLE_EQ(c.runs[0].kernelsPerStep, 3.0);
   EXPECT_TRUE(c.warnings.empty());
 }
@@ -245,6 +246,12 @@ TEST(Compare, AFirstStepOverFiveTimesTheOthersIsAWarmUpLeftOut) {
   EXPECT_EQ(c.runs[1].steps, 4u);
   EXPECT_EQ(c.runs[1].warmUpStepTime, 0);
   EXPECT_DOUBLE_EQ(c.runs[1].kernelsPerStep, (12.0 + 9.0) / 4.0);
+  // The kernel rows count the whole trace, the warm-up too: per step of all 4.
+  const KernelDelta* cat = row(c, kCat);
+  ASSERT_NE(cat, nullptr);
+  EXPECT_EQ(cat->countA, 2u * (8 + 3));
+  EXPECT_DOUBLE_EQ(c.changePerStep(cat->timeA, cat->timeB),
+                   static_cast<double>(cat->timeB) / 4.0 - static_cast<double>(cat->timeA) / 4.0);
   ASSERT_EQ(c.warnings.size(), 1u);
   EXPECT_NE(c.warnings[0].find("A's first step, "), std::string::npos) << c.warnings[0];
   EXPECT_NE(c.warnings[0].find("is left out of its per-step figures"), std::string::npos) << c.warnings[0];

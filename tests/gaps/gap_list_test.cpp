@@ -164,26 +164,22 @@ TEST(Steps, ARepeatedTopLevelAnnotationIsTheStepWithoutProfilerSteps) {
   const StepAnnotations steps = findSteps(t);
   EXPECT_EQ(steps.source, StepSource::RepeatedAnnotation);
   EXPECT_EQ(t.str(steps.name), "train_step");
-  ASSERT_EQ(steps.slices.size(), 3u);
   // From one occurrence to the next, as ProfilerStep#N runs from one
-  // prof.step() to the next; the last wraps its iteration (it holds as many
-  // launches as the others), so it is a step of its own length.
-  ASSERT_EQ(steps.spans.size(), 3u);
+  // prof.step() to the next; the last occurrence only ends the step before.
+  ASSERT_EQ(steps.slices.size(), 2u);
+  ASSERT_EQ(steps.spans.size(), 2u);
   EXPECT_EQ(steps.spans[0].start, 0);
   EXPECT_EQ(steps.spans[0].end, us(100));
   EXPECT_EQ(steps.spans[1].end, us(200));
-  EXPECT_EQ(steps.spans[2].start, us(200));
-  EXPECT_EQ(steps.spans[2].end, us(250));
   const GapAnalysis a = analyzeGaps(t);
   EXPECT_EQ(a.stepSource, StepSource::RepeatedAnnotation);
-  ASSERT_EQ(a.steps.size(), 3u);
-  for (std::size_t i = 0; i < 3; ++i) {
+  ASSERT_EQ(a.steps.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(a.steps[i].number, static_cast<std::int64_t>(i + 1));
     EXPECT_EQ(a.steps[i].kernels, 2u);
     EXPECT_EQ(a.steps[i].launches, 2u);
+    EXPECT_EQ(a.steps[i].cpuNs(), us(100));
   }
-  EXPECT_EQ(a.steps[0].cpuNs(), us(100));
-  EXPECT_EQ(a.steps[2].cpuNs(), us(50));
 }
 
 namespace {
@@ -267,8 +263,8 @@ TEST(Steps, OfTwoMarkersOfTheSameIterationsTheFirstInTheLoopWins) {
   }
   const Trace t = g.finish();
   const StepAnnotations steps = findSteps(t);
-  // Both make 2 steps holding 4 kernels (the last occurrence of each holds
-  // less than a step): the one that starts first, the top of the loop.
+  // Both make 2 steps of 100 us holding 4 kernels: the one that starts
+  // first, the top of the loop.
   EXPECT_EQ(t.str(steps.name), "Optimizer.zero_grad#SGD.zero_grad");
   ASSERT_EQ(steps.spans.size(), 2u);
   EXPECT_EQ(steps.spans[1].end, us(200));
@@ -280,10 +276,66 @@ TEST(Steps, WithoutGpuWorkAStepHoldsItsTime) {
   for (int i = 0; i < 12; ++i) g.cpu("tick", us(400) + us(10) * i, us(1), "user_annotation");
   const Trace t = g.finish();
   const StepAnnotations steps = findSteps(t);
-  // "tick" holds 110 us of time, "iteration" 290: the iteration wins.
+  // "tick" holds 110 us of time, "iteration" 200: the iteration wins.
   EXPECT_EQ(t.str(steps.name), "iteration");
-  ASSERT_EQ(steps.spans.size(), 3u);
-  EXPECT_EQ(steps.spans[2].duration(), us(90));
+  ASSERT_EQ(steps.spans.size(), 2u);
+  EXPECT_EQ(steps.spans[1].duration(), us(100));
+}
+
+TEST(Steps, ARangeEveryFifthIterationOrAroundTheLoopIsNotTheIteration) {
+  const TimeNs period = us(1000);
+  GapTrace g = unmarkedLoop(20, 20, period);
+  for (int i = 0; i < 20; i += 5) g.cpu("log_metrics", period * i + us(35), us(3), "user_annotation");
+  g.cpu("evaluate", -us(500), us(100), "user_annotation");
+  g.cpu("evaluate", period * 20 + us(100), us(100), "user_annotation");
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  EXPECT_EQ(t.str(steps.name), "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
+  EXPECT_EQ(steps.spans.size(), 20u);
+}
+
+TEST(Steps, ForwardBackwardAndOptimizerRangesGiveStepsFromTheTopOfTheLoop) {
+  GapTrace g;  // zero_grad, then record_function forward, backward, optimizer; no data loader
+  std::int64_t corr = 1;
+  for (int i = 0; i < 10; ++i) {
+    const TimeNs at = us(1000) * i;
+    g.cpu("Optimizer.zero_grad#SGD.zero_grad", at, us(5), "user_annotation");
+    const char* phases[] = {"forward", "backward", "optimizer"};
+    const int kernels[] = {20, 40, 4};
+    TimeNs from = at + us(10);
+    for (int p = 0; p < 3; ++p) {
+      g.cpu(phases[p], from, us(10) * kernels[p] + us(5), "user_annotation");
+      for (int k = 0; k < kernels[p]; ++k, ++corr)
+        g.launch(from + us(10) * k + us(1), us(2), corr).kernel("k", from + us(10) * k + us(4), us(3), corr);
+      from += us(10) * kernels[p] + us(10);
+    }
+  }
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  // Every name gives 9 steps of one iteration each: zero_grad's start the loop's body.
+  EXPECT_EQ(t.str(steps.name), "Optimizer.zero_grad#SGD.zero_grad");
+  ASSERT_EQ(steps.spans.size(), 9u);
+  EXPECT_EQ(steps.spans[0].start, 0);
+}
+
+TEST(Steps, EachProcessesLoopIsItsOwnAndTwinsAtOneInstantAreOne) {
+  GapTrace g;  // two processes, each running the same loop half a period apart
+  std::int64_t corr = 1;
+  for (int i = 0; i < 10; ++i) {
+    for (std::int64_t pid : {1, 2}) {
+      const TimeNs at = us(1000) * i + (pid == 2 ? us(300) : 0);
+      g.cpuIn(pid, 1, "train_step", at, us(100), "user_annotation");
+      g.launch(at + us(10), us(2), corr).kernel("k", at + us(14), us(3), corr);
+      ++corr;
+    }
+    // A zero-length mark written twice at one instant, on two threads of process 3.
+    g.cpuIn(3, 1, "tick", us(1000) * i + us(500), 0, "user_annotation");
+    g.cpuIn(3, 2, "tick", us(1000) * i + us(500), 0, "user_annotation");
+  }
+  const Trace t = g.finish();
+  const StepAnnotations steps = findSteps(t);
+  ASSERT_EQ(steps.spans.size(), 9u);
+  for (const TimeRange& span : steps.spans) EXPECT_EQ(span.duration(), us(1000));
 }
 
 TEST(Steps, ProfilerStepsWinAndNoAnnotationMeansNoSteps) {

@@ -21,6 +21,12 @@ class GapTrace {
     b_.addComplete(testing::sliceEvent(b_, 1, tid, name, category, start, dur, correlation));
     return *this;
   }
+  // A CPU slice of another process than 1.
+  GapTrace& cpuIn(std::int64_t pid, std::int64_t tid, const std::string& name, TimeNs start, TimeNs dur,
+                  const std::string& category) {
+    b_.addComplete(testing::sliceEvent(b_, pid, tid, name, category, start, dur, kNoCorrelation));
+    return *this;
+  }
   // A runtime call; `category` "cuda_driver" for cuLaunchKernel and friends.
   GapTrace& call(const std::string& name, TimeNs start, TimeNs dur, std::int64_t correlation,
                  std::int64_t tid = 1, const std::string& category = "cuda_runtime") {

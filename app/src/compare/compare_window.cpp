@@ -189,7 +189,10 @@ void CompareWindow::onBothIn() {
   if (sessions_[A]->hasTrace() && sessions_[B]->hasTrace()) {
     setWindowTitle(tr("%1 vs %2 — gapscope").arg(sessions_[A]->loaded().displayName,
                                                   sessions_[B]->loaded().displayName));
-    alignAtStep(steps(A).empty() || steps(B).empty() ? -1 : 0);
+    // At the first step, or the second where either run's first is a warm-up
+    // (start-up, compilation: seconds beside milliseconds).
+    const bool warmUp = !steps(A).empty() && !steps(B).empty() && (steps(A)[0].warmUp || steps(B)[0].warmUp);
+    alignAtStep(steps(A).empty() || steps(B).empty() ? -1 : warmUp ? 1 : 0);
     startComparison();
   }
   emit pairReady();

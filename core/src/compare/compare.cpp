@@ -47,8 +47,10 @@ const char* kernelMatchName(KernelMatch match) {
   return "none";
 }
 
+// The rows count the whole trace, a warm-up step included: so does the divisor.
 double Comparison::changePerStep(TimeNs a, TimeNs b) const {
-  return detail::perStep(b, runs[1].steps) - detail::perStep(a, runs[0].steps);
+  auto stepsCounted = [](const RunFigures& r) { return r.steps + (r.warmUpStepTime > 0 ? 1 : 0); };
+  return detail::perStep(b, stepsCounted(runs[1])) - detail::perStep(a, stepsCounted(runs[0]));
 }
 
 Comparison compareTraces(const TraceAnalysis& a, const TraceAnalysis& b, const CompareOptions& options) {

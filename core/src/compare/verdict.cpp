@@ -120,7 +120,7 @@ std::vector<std::string> makeWarnings(const Comparison& c) {
     if (!r->hasGpuActivity) w.push_back(std::string("run ") + side + " has no GPU activity");
     if (r->warmUpStepTime > 0)
       w.push_back(std::string(side) + "'s first step, " + duration(r->warmUpStepTime) + " (" +
-                  std::to_string(r->stepTimeMedian > 0 ? r->warmUpStepTime / r->stepTimeMedian : 0) +
+                  std::to_string(r->stepTimeMedian > 0 ? (r->warmUpStepTime + r->stepTimeMedian / 2) / r->stepTimeMedian : 0) +
                   "x the median of the others: start-up or compilation), is left out of its per-step figures");
   }
   return w;

@@ -42,7 +42,7 @@ void finish(Table& t, std::size_t rowLimit) {
 Table runsTable(const Comparison& c) {
   Table t{"runs", "The two runs, per step", "", {}, {}, 0};
   t.note = "Per step: the mean over the steps (" + c.runs[0].stepName + " in A, " + c.runs[1].stepName +
-           " in B); step time is the CPU duration of the step annotation; GPU busy is the busy share of the steps' "
+           " in B), a warm-up step left out; step time is the step's CPU span (its annotation, or an iteration marker to its next occurrence); GPU busy is the busy share of the steps' "
            "GPU windows (of the whole trace's active window for a run without steps), over all devices.";
   t.columns = {text("run", "Run"), text("file", "File"), integer("steps", "Steps"),
                duration("step_time_us", "Step time (median)"), duration("step_time_p90_us", "Step time (p90)"),

@@ -7,26 +7,26 @@
 //                  torch.profiler (and gapscope's recorder) write per step
 //   annotation     else an iteration marker: a top-level CPU user
 //                  annotation (no user annotation encloses it; cpu ops and
-//                  python frames may) whose name repeats, at least twice.
-//                  A step runs from one occurrence to the next, as
-//                  ProfilerStep#N runs from one prof.step() to the next, so
-//                  a program with no step marks of its own gets whole
+//                  python frames may) whose name repeats in one process, at
+//                  least twice. A step runs from one occurrence to the next,
+//                  as ProfilerStep#N runs from one prof.step() to the next
+//                  (the last occurrence only ends the step before it), so a
+//                  program with no step marks of its own gets whole
 //                  iterations from what PyTorch annotates once per
 //                  iteration ("enumerate(DataLoader)#...__next__",
 //                  "Optimizer.zero_grad#...", "Optimizer.step#...") or from
 //                  a record_function("train_step") around its body. What a
-//                  span "holds" is the GPU ops launched in it (its length
-//                  where the trace has no GPU work). The last occurrence is
-//                  a step of its own length only when it holds at least
-//                  half of what the median step before it holds (it wraps
-//                  an iteration); else it only ends the step before it. The
-//                  marker: of the repeated names whose steps hold at least
-//                  90 % of what the best name's steps hold, those within
-//                  one step of the fewest steps (an iteration, not a
-//                  layer); of these the one whose steps hold the most, then
-//                  the earliest (the top of the loop), then the name that
-//                  sorts first. Names repeated in a burst (torch.compile's
-//                  autotuning) hold little and lose.
+//                  step "holds" is the GPU ops launched in it (its length
+//                  where the trace has no GPU work). The marker: of the
+//                  (process, name)s whose steps hold at least 90 % of what
+//                  the best one's hold, those whose steps are alike (each,
+//                  the first aside, within 2x of their median work and 4x
+//                  of their median length: not a per-layer range) if any; of these the finest (a median
+//                  step under 4/5 of the other's: not a range every fifth
+//                  iteration nor one around the whole loop), then the one
+//                  holding the most, then the earliest (the top of the
+//                  loop), then the name that sorts first. Names repeated in
+//                  a burst (torch.compile's autotuning) hold little and lose.
 //   whole_trace    else the whole trace is one step (no annotations listed)
 // Steps never overlap: an occurrence that starts before the previous one
 // ends (the same name on another thread at the same time) is left out.
@@ -51,7 +51,7 @@ struct StepAnnotations {
   StringId name = kEmptyString;
   // Per step, sorted by start; empty for WholeTrace: the annotation that
   // opens it (slice index) and the CPU time it spans (the annotation's own
-  // for ProfilerStep#N; to the next occurrence for a repeated annotation).
+  // for ProfilerStep#N; to the next occurrence of an iteration marker).
   std::vector<std::uint32_t> slices;
   std::vector<TimeRange> spans;
 };

@@ -45,7 +45,8 @@ Candidates collectCandidates(const Trace& trace) {
   return c;
 }
 
-// Sorts by start and drops every slice that starts before the previous kept one ends.
+// Sorts by start and drops every slice that starts before the previous kept
+// one ends, or where it starts (a zero-length twin on another thread).
 void keepDisjoint(const Trace& trace, std::vector<std::uint32_t>& slices) {
   std::stable_sort(slices.begin(), slices.end(), [&](std::uint32_t a, std::uint32_t b) {
     return trace.slices[a].start < trace.slices[b].start;
@@ -53,24 +54,28 @@ void keepDisjoint(const Trace& trace, std::vector<std::uint32_t>& slices) {
   std::vector<std::uint32_t> kept;
   kept.reserve(slices.size());
   for (std::uint32_t i : slices) {
-    if (!kept.empty() && trace.slices[i].start < trace.slices[kept.back()].end()) continue;
+    if (!kept.empty()) {
+      const Slice& last = trace.slices[kept.back()];
+      if (trace.slices[i].start < last.end() || trace.slices[i].start == last.start) continue;
+    }
     kept.push_back(i);
   }
   slices = std::move(kept);
 }
 
-// The top-level annotations of each name that occurs at least twice once
-// overlapping occurrences are left out, each list sorted by start. Grouped
-// by sorting (names, then file order), so the cost follows the annotations,
-// not the trace's string table.
+// The top-level annotations of each process and name that occurs at least
+// twice once overlapping occurrences are left out, each list sorted by
+// start: one process's loop, not two processes' interleaved. Grouped by
+// sorting, so the cost follows the annotations, not the trace's tables.
 std::vector<std::vector<std::uint32_t>> repeatedNames(const Trace& trace, std::vector<std::uint32_t> topLevel) {
-  std::stable_sort(topLevel.begin(), topLevel.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return trace.slices[a].name < trace.slices[b].name;
-  });
+  auto key = [&](std::uint32_t i) {
+    return std::make_pair(trace.tracks[trace.slices[i].track].process, trace.slices[i].name);
+  };
+  std::stable_sort(topLevel.begin(), topLevel.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
   std::vector<std::vector<std::uint32_t>> repeated;
   for (std::size_t from = 0; from < topLevel.size();) {
     std::size_t to = from + 1;
-    while (to < topLevel.size() && trace.slices[topLevel[to]].name == trace.slices[topLevel[from]].name) ++to;
+    while (to < topLevel.size() && key(topLevel[to]) == key(topLevel[from])) ++to;
     if (to - from >= 2) {
       std::vector<std::uint32_t> occurrences(topLevel.begin() + static_cast<std::ptrdiff_t>(from),
                                              topLevel.begin() + static_cast<std::ptrdiff_t>(to));
@@ -80,44 +85,6 @@ std::vector<std::vector<std::uint32_t>> repeatedNames(const Trace& trace, std::v
     from = to;
   }
   return repeated;
-}
-
-// What a span holds: the GPU ops launched inside it (`launchTimes`,
-// sorted), or its length where the trace has no GPU work.
-std::uint64_t workIn(const TimeRange& span, const std::vector<TimeNs>& launchTimes) {
-  if (launchTimes.empty()) return static_cast<std::uint64_t>(span.duration());
-  const auto from = std::lower_bound(launchTimes.begin(), launchTimes.end(), span.start);
-  return static_cast<std::uint64_t>(std::lower_bound(from, launchTimes.end(), span.end) - from);
-}
-
-// One repeated name's steps: from each occurrence to the next; the last
-// occurrence a step of its own length when it wraps an iteration (holds at
-// least half the work of the median step before it), and `work`, what the
-// steps hold.
-StepAnnotations periodsOf(const Trace& trace, const std::vector<std::uint32_t>& occurrences,
-                          const std::vector<TimeNs>& launchTimes, std::uint64_t& work) {
-  StepAnnotations steps;
-  steps.source = StepSource::RepeatedAnnotation;
-  steps.name = trace.slices[occurrences.front()].name;
-  std::vector<std::uint64_t> held;
-  for (std::size_t i = 0; i + 1 < occurrences.size(); ++i) {
-    steps.slices.push_back(occurrences[i]);
-    steps.spans.push_back(TimeRange{trace.slices[occurrences[i]].start, trace.slices[occurrences[i + 1]].start});
-    held.push_back(workIn(steps.spans.back(), launchTimes));
-  }
-  work = 0;
-  for (std::uint64_t w : held) work += w;
-  const auto middle = held.begin() + static_cast<std::ptrdiff_t>((held.size() - 1) / 2);
-  std::nth_element(held.begin(), middle, held.end());
-  const Slice& last = trace.slices[occurrences.back()];
-  const TimeRange own{last.start, last.end()};
-  const std::uint64_t lastWork = workIn(own, launchTimes);
-  if (lastWork > 0 && lastWork >= *middle - *middle / 2) {
-    steps.slices.push_back(occurrences.back());
-    steps.spans.push_back(own);
-    work += lastWork;
-  }
-  return steps;
 }
 
 // When each GPU op was launched (its launch call's start, else its own),
@@ -137,38 +104,99 @@ std::vector<TimeNs> gpuLaunchTimes(const Trace& trace) {
   return times;
 }
 
+// What a span holds: the GPU ops launched inside it (`launchTimes`,
+// sorted), or its length where the trace has no GPU work.
+std::uint64_t workIn(const TimeRange& span, const std::vector<TimeNs>& launchTimes) {
+  if (launchTimes.empty()) return static_cast<std::uint64_t>(span.duration());
+  const auto from = std::lower_bound(launchTimes.begin(), launchTimes.end(), span.start);
+  return static_cast<std::uint64_t>(std::lower_bound(from, launchTimes.end(), span.end) - from);
+}
+
+template <typename T>
+T lowerMedian(std::vector<T> v) {
+  const auto middle = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
+  std::nth_element(v.begin(), middle, v.end());
+  return *middle;
+}
+
+// One repeated name's steps, from each occurrence to the next (the last
+// occurrence only ends the step before it), and what the choice of the
+// marker weighs: what the steps hold, their usual length, and whether they
+// hold alike amounts (the first, which may be a warm-up, aside).
+struct MarkerCandidate {
+  StepAnnotations steps;
+  std::uint64_t work = 0;
+  TimeNs medianLength = 0;
+  bool alike = true;
+};
+
+MarkerCandidate candidateOf(const Trace& trace, const std::vector<std::uint32_t>& occurrences,
+                            const std::vector<TimeNs>& launchTimes) {
+  MarkerCandidate c;
+  c.steps.source = StepSource::RepeatedAnnotation;
+  c.steps.name = trace.slices[occurrences.front()].name;
+  std::vector<std::uint64_t> held;
+  std::vector<TimeNs> lengths;
+  for (std::size_t i = 0; i + 1 < occurrences.size(); ++i) {
+    const TimeRange span{trace.slices[occurrences[i]].start, trace.slices[occurrences[i + 1]].start};
+    c.steps.slices.push_back(occurrences[i]);
+    c.steps.spans.push_back(span);
+    held.push_back(workIn(span, launchTimes));
+    lengths.push_back(span.duration());
+    c.work += held.back();
+  }
+  c.medianLength = lowerMedian(lengths);
+  // Alike: each step, the first aside, within 2x of the usual work and 4x
+  // of the usual length. A per-layer range is not: its steps are a layer
+  // each, then the rest of the iteration (backward, optimizer, data).
+  if (held.size() >= 3) {
+    const std::vector<std::uint64_t> laterHeld(held.begin() + 1, held.end());
+    const std::vector<TimeNs> laterLengths(lengths.begin() + 1, lengths.end());
+    const std::uint64_t usualWork = lowerMedian(laterHeld);
+    const TimeNs usualLength = lowerMedian(laterLengths);
+    for (std::size_t i = 0; i < laterHeld.size(); ++i) {
+      c.alike = c.alike && laterHeld[i] <= 2 * usualWork && 2 * laterHeld[i] >= usualWork &&
+                laterLengths[i] / 4 <= usualLength && laterLengths[i] >= usualLength / 4;
+    }
+  }
+  return c;
+}
+
+// Is candidate a a better iteration marker than b, both holding enough
+// and alike: the finer (a usual step under 4/5 of the other's: not every
+// fifth iteration, not a range around the whole loop), then the one
+// holding more (a data loader's next() starts every iteration, zero_grad
+// all but the last one's), then the earlier (the top of the loop), then
+// the name that sorts first.
+bool betterMarker(const Trace& trace, const MarkerCandidate& a, const MarkerCandidate& b) {
+  if (a.medianLength < b.medianLength - b.medianLength / 5) return true;
+  if (b.medianLength < a.medianLength - a.medianLength / 5) return false;
+  if (a.work != b.work) return a.work > b.work;
+  const TimeNs startA = a.steps.spans.front().start, startB = b.steps.spans.front().start;
+  if (startA != startB) return startA < startB;
+  return trace.str(a.steps.name) < trace.str(b.steps.name);
+}
+
 // The iteration marker among the repeated names (steps.h); WholeTrace steps when none repeats.
 StepAnnotations iterationMarkerSteps(const Trace& trace, const std::vector<std::uint32_t>& topLevel) {
   const std::vector<std::vector<std::uint32_t>> repeated = repeatedNames(trace, topLevel);
   if (repeated.empty()) return {};
   const std::vector<TimeNs> launchTimes = gpuLaunchTimes(trace);
-  std::vector<StepAnnotations> candidates;
-  std::vector<std::uint64_t> work;
-  for (const auto& occurrences : repeated) {
-    std::uint64_t held = 0;
-    candidates.push_back(periodsOf(trace, occurrences, launchTimes, held));
-    work.push_back(held);
+  std::vector<MarkerCandidate> candidates;
+  for (const auto& occurrences : repeated) candidates.push_back(candidateOf(trace, occurrences, launchTimes));
+  // Holding at least 90 % of what the best holds (a burst of autotuning
+  // holds little); of those, the ones whose steps hold alike amounts, if any.
+  std::uint64_t most = 0;
+  for (const MarkerCandidate& c : candidates) most = std::max(most, c.work);
+  auto holdsEnough = [&](const MarkerCandidate& c) { return c.work >= most - most / 10; };
+  const bool anyAlike = std::any_of(candidates.begin(), candidates.end(),
+                                    [&](const MarkerCandidate& c) { return holdsEnough(c) && c.alike; });
+  const MarkerCandidate* best = nullptr;
+  for (const MarkerCandidate& c : candidates) {
+    if (!holdsEnough(c) || (anyAlike && !c.alike)) continue;
+    if (!best || betterMarker(trace, c, *best)) best = &c;
   }
-  // Holding at least 90 % of the most; of those, within one step of the
-  // fewest steps (an iteration, not a layer: iteration markers differ by
-  // one, a data loader's last call or a last step kept or not).
-  const std::uint64_t most = *std::max_element(work.begin(), work.end());
-  auto holdsEnough = [&](std::size_t i) { return work[i] >= most - most / 10; };
-  std::size_t fewest = std::numeric_limits<std::size_t>::max();
-  for (std::size_t i = 0; i < candidates.size(); ++i)
-    if (holdsEnough(i)) fewest = std::min(fewest, candidates[i].slices.size());
-  auto better = [&](std::size_t a, std::size_t b) {  // is candidate a better than b
-    if (work[a] != work[b]) return work[a] > work[b];
-    const TimeNs startA = candidates[a].spans.front().start, startB = candidates[b].spans.front().start;
-    if (startA != startB) return startA < startB;
-    return trace.str(candidates[a].name) < trace.str(candidates[b].name);
-  };
-  std::size_t best = candidates.size();
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (!holdsEnough(i) || candidates[i].slices.size() > fewest + 1) continue;
-    if (best == candidates.size() || better(i, best)) best = i;
-  }
-  return std::move(candidates[best]);
+  return best->steps;
 }
 
 }  // namespace
