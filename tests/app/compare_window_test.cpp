@@ -150,6 +150,18 @@ TEST_F(ComparePair, BothTimelinesFollowOneZoomAtTheAlignedStep) {
   EXPECT_EQ(labels(a), labels(b));
 }
 
+// A script with no step marks, eager against compiled (tests/data/h100-user):
+// the first step of each is a warm-up (start-up, 2.4 s of compilation), so
+// the window opens aligned at the second, and both warnings are shown.
+TEST_F(ComparePair, OpensAlignedAfterAWarmUpStep) {
+  ASSERT_TRUE(open(testData("h100-user/eager-torch.json.gz"), testData("h100-user/compiled-torch.json.gz")));
+  ASSERT_TRUE(w().session(CompareWindow::A)->gaps().steps.front().warmUp);
+  EXPECT_EQ(w().alignedStep(), 1);
+  const QLabel* warnings = w().findChild<QLabel*>(QStringLiteral("compareWarnings"));
+  EXPECT_FALSE(warnings->isHidden());
+  EXPECT_TRUE(warnings->text().contains(QStringLiteral("B's first step, ")));
+}
+
 TEST_F(ComparePair, StepsNumberedApartAreNamedForEachRun) {
   // A: PyTorch's ProfilerStep#2..#4; B: gapscope's recorder, steps 1..10.
   ASSERT_TRUE(open(testData(kSplit), testData("h100/gapscope_split_stack.json.gz")));
