@@ -249,9 +249,8 @@ struct StepStats {
   TimeNs cpuNs() const { return cpuEnd - cpuStart; }
 };
 
+// (Set by the gap analysis' per-step figures, gaps/steps.cpp.)
 inline constexpr TimeNs kWarmUpStepFactor = 5;
-// Sets `warmUp` on the first step where it is one (above).
-void markWarmUpStep(std::vector<StepStats>& steps);
 
 // Busy, active and idle by cause summed over devices: the whole trace's
 // (GapAnalysis::devices) or its steps' (every step's devices). The one sum

@@ -76,6 +76,16 @@ void clipToWindow(const Gap* listed, std::size_t listedCount, const std::vector<
   stats.busyNs = (hi - lo) - stats.idle.total();
 }
 
+// Sets StepStats::warmUp on the first of three or more steps where it
+// lasts over kWarmUpStepFactor times the others' median.
+void markWarmUpStep(std::vector<StepStats>& steps) {
+  if (steps.size() < 3) return;
+  std::vector<TimeNs> others;
+  for (std::size_t i = 1; i < steps.size(); ++i) others.push_back(steps[i].cpuNs());
+  const TimeNs median = distributionOf(others).median;
+  steps.front().warmUp = median > 0 && steps.front().cpuNs() / kWarmUpStepFactor > median;
+}
+
 }  // namespace
 
 StepWork stepWork(const Trace& trace, const StepAnnotations& steps, const CallTable& calls,

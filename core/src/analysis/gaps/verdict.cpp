@@ -137,14 +137,6 @@ GpuTotals totalsOverSteps(const std::vector<StepStats>& steps) {
   return t;
 }
 
-void markWarmUpStep(std::vector<StepStats>& steps) {
-  if (steps.size() < 3) return;
-  std::vector<TimeNs> others;
-  for (std::size_t i = 1; i < steps.size(); ++i) others.push_back(steps[i].cpuNs());
-  const TimeNs median = distributionOf(others).median;
-  steps.front().warmUp = median > 0 && steps.front().cpuNs() / kWarmUpStepFactor > median;
-}
-
 std::vector<DeviceTotals> deviceTotals(const std::vector<UtilizationStats>& devices,
                                        const std::vector<StepStats>* steps) {
   std::vector<DeviceTotals> out;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 
+#include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/steps.h"
 
 namespace gapscope::analysis {
@@ -112,13 +113,6 @@ std::uint64_t workIn(const TimeRange& span, const std::vector<TimeNs>& launchTim
   return static_cast<std::uint64_t>(std::lower_bound(from, launchTimes.end(), span.end) - from);
 }
 
-template <typename T>
-T lowerMedian(std::vector<T> v) {
-  const auto middle = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
-  std::nth_element(v.begin(), middle, v.end());
-  return *middle;
-}
-
 // One repeated name's steps, from each occurrence to the next (the last
 // occurrence only ends the step before it), and what the choice of the
 // marker weighs: what the steps hold, their usual length, and whether they
@@ -145,15 +139,17 @@ MarkerCandidate candidateOf(const Trace& trace, const std::vector<std::uint32_t>
     lengths.push_back(span.duration());
     c.work += held.back();
   }
-  c.medianLength = lowerMedian(lengths);
+  c.medianLength = distributionOf(lengths).median;
   // Alike: each step, the first aside, within 2x of the usual work and 4x
   // of the usual length. A per-layer range is not: its steps are a layer
   // each, then the rest of the iteration (backward, optimizer, data).
   if (held.size() >= 3) {
     const std::vector<std::uint64_t> laterHeld(held.begin() + 1, held.end());
     const std::vector<TimeNs> laterLengths(lengths.begin() + 1, lengths.end());
-    const std::uint64_t usualWork = lowerMedian(laterHeld);
-    const TimeNs usualLength = lowerMedian(laterLengths);
+    // (Counts or lengths: both fit a TimeNs.)
+    const auto usualWork =
+        static_cast<std::uint64_t>(distributionOf(std::vector<TimeNs>(laterHeld.begin(), laterHeld.end())).median);
+    const TimeNs usualLength = distributionOf(laterLengths).median;
     for (std::size_t i = 0; i < laterHeld.size(); ++i) {
       c.alike = c.alike && laterHeld[i] <= 2 * usualWork && 2 * laterHeld[i] >= usualWork &&
                 laterLengths[i] / 4 <= usualLength && laterLengths[i] >= usualLength / 4;
