@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -99,4 +100,44 @@ TEST(ProgramLaunch, TheProgramRunsWithoutGapscopesHoldOnHugePages) {
   std::remove(out.c_str());
   EXPECT_EQ(line, "THP_enabled:\t1\n");
   EXPECT_FALSE(gapscope::io::hugePagesHeldBackNow());
+}
+
+namespace {
+
+// An executable file `name` in a fresh folder, starting with `firstLine`.
+std::string scriptIn(const std::string& dir, const std::string& name, const std::string& firstLine) {
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << firstLine << "\nprint('hello')\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+}  // namespace
+
+TEST(LooksLikePython, ByTheProgramsNameOrItsShebangLine) {
+  EXPECT_TRUE(looksLikePython("python3"));
+  EXPECT_TRUE(looksLikePython("/usr/bin/python3.12"));
+  const std::string dir = ::testing::TempDir() + "/looks-like-python";
+  EXPECT_TRUE(looksLikePython(scriptIn(dir, "train.py", "#!/usr/bin/env python3")));
+  EXPECT_TRUE(looksLikePython(scriptIn(dir, "torchrun", "#!/opt/venv/bin/python3.12")));
+  EXPECT_FALSE(looksLikePython(scriptIn(dir, "run.sh", "#!/bin/sh")));
+  EXPECT_FALSE(looksLikePython(scriptIn(dir, "notes", "python is named here, but not on a #! line")));
+  EXPECT_FALSE(looksLikePython(dir + "/missing"));
+}
+
+TEST(LooksLikePython, ALaunchersNameIsLookedUpOnPathAsTheShellWould) {
+  const std::string dir = ::testing::TempDir() + "/looks-like-python-path";
+  scriptIn(dir, "torchrun", "#!/usr/bin/python3");
+  scriptIn(dir, "launch-sh", "#!/bin/bash");
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", ("/nonexistent:" + dir).c_str(), 1);
+  const bool torchrun = looksLikePython("torchrun");
+  const bool shell = looksLikePython("launch-sh");
+  const bool absent = looksLikePython("no-such-launcher");
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_TRUE(torchrun);
+  EXPECT_FALSE(shell);
+  EXPECT_FALSE(absent);
 }

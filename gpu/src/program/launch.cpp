@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "gapscope/io/heap_setup.h"
 
@@ -142,9 +144,43 @@ int shellStatus(int status) {
 }  // namespace gapscope::gpu::program
 
 namespace gapscope::gpu {
+namespace {
+
+// The file a command runs: a path as given, a bare name as the shell finds
+// it on PATH (the first executable file of that name); "" when none.
+std::string programFile(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (std::size_t from = 0; from <= dirs.size();) {
+    std::size_t to = dirs.find(':', from);
+    if (to == std::string::npos) to = dirs.size();
+    const std::string dir = to > from ? dirs.substr(from, to - from) : ".";
+    const std::string candidate = dir + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(candidate)) return candidate;
+    from = to + 1;
+  }
+  return {};
+}
+
+// A script whose first line is a #! naming Python (torchrun, accelerate,
+// deepspeed: launchers installed as Python entry points).
+bool hasPythonShebang(const std::string& file) {
+  std::FILE* f = file.empty() ? nullptr : std::fopen(file.c_str(), "rb");
+  if (!f) return false;
+  char head[256];
+  const std::size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  const std::string_view text(head, n);
+  if (text.substr(0, 2) != "#!") return false;
+  return text.substr(0, text.find('\n')).find("python") != std::string_view::npos;
+}
+
+}  // namespace
 
 bool looksLikePython(const std::string& program) {
-  return std::filesystem::path(program).filename().string().rfind("python", 0) == 0;
+  return std::filesystem::path(program).filename().string().rfind("python", 0) == 0 ||
+         hasPythonShebang(programFile(program));
 }
 
 }  // namespace gapscope::gpu

@@ -121,8 +121,10 @@ bool stillRunning(const ProgramRecordingResult& result, const RecordedProcess& p
 // a recording stopped early, no process that used CUDA.
 std::vector<ImportIssue> recordingIssues(const ProgramRecordingResult& result);
 
-// python, python3, python3.12, /usr/bin/python3 ...: programs that get
-// PyTorch operator ranges unless the user says otherwise.
+// python, python3, python3.12, /usr/bin/python3 ..., and scripts whose #!
+// line names Python, found as the shell finds them (torchrun, accelerate,
+// deepspeed, ./train.py): programs that get PyTorch operator ranges unless
+// the user says otherwise.
 bool looksLikePython(const std::string& program);
 
 // Where the injection library and the torch-ops sitecustomize folder are;
