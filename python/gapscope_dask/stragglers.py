@@ -53,7 +53,7 @@ def big_enough(excess: int, median: int, share: float) -> bool:
 
 
 def is_collective_kernel(name: str) -> bool:
-    """isCollectiveKernel: "nccl" or "gloo" in the name, any case (ASCII)."""
+    """analysis::isCollectiveName: "nccl" or "gloo" in the name, any case (ASCII)."""
     lowered = name.encode("utf-8", "surrogateescape").lower()
     return b"nccl" in lowered or b"gloo" in lowered
 

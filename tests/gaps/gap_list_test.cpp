@@ -338,6 +338,36 @@ TEST(Steps, EachProcessesLoopIsItsOwnAndTwinsAtOneInstantAreOne) {
   for (const TimeRange& span : steps.spans) EXPECT_EQ(span.duration(), us(1000));
 }
 
+// DDP all-reduces one gradient bucket at a time from the autograd thread,
+// where nothing encloses them: two collective calls an iteration (NCCL's
+// ncclAllReduce, c10d's nccl:all_reduce) would cut each iteration in two.
+TEST(Steps, CollectiveCallsAreNeverTheIterationMarker) {
+  for (const char* collective : {"ncclAllReduce", "nccl:all_reduce"}) {
+    SCOPED_TRACE(collective);
+    GapTrace g;
+    std::int64_t corr = 1;
+    for (int i = 0; i < 10; ++i) {
+      const TimeNs at = us(1000) * i;
+      g.cpuIn(1, 1, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", at, us(20), "user_annotation");
+      for (int k = 0; k < 20; ++k, ++corr)
+        g.launch(at + us(30) + us(20) * k, us(2), corr).kernel("k", at + us(34) + us(20) * k, us(3), corr);
+      // One bucket's all-reduce mid-way through the kernels, the other's after them: each half
+      // of the iteration then holds as much work as the other.
+      for (int bucket = 0; bucket < 2; ++bucket) {
+        const TimeNs reduce = at + us(235) + us(220) * bucket;
+        g.cpuIn(1, 2, collective, reduce, us(50), "user_annotation");
+        g.launch(reduce + us(5), us(2), corr).kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", reduce + us(9), us(30), corr);
+        ++corr;
+      }
+    }
+    const Trace t = g.finish();
+    const StepAnnotations steps = findSteps(t);
+    EXPECT_EQ(t.str(steps.name), "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
+    ASSERT_EQ(steps.spans.size(), 9u);
+    for (const TimeRange& span : steps.spans) EXPECT_EQ(span.duration(), us(1000));
+  }
+}
+
 TEST(Steps, ProfilerStepsWinAndNoAnnotationMeansNoSteps) {
   GapTrace g;
   g.cpu("ProfilerStep#7", 0, us(50), "user_annotation");

@@ -11,6 +11,7 @@
 
 #include "../support/json_time.h"
 #include "../support/read_text.h"
+#include "gapscope/analysis/collectives.h"
 #include "gapscope/io/chrome_reader.h"
 #include "gapscope/ranks/rank_tables.h"
 #include "gapscope/ranks/stragglers.h"
@@ -140,11 +141,14 @@ TEST(RankTables, RankFromDistributedInfoThenTheFileName) {
   EXPECT_EQ(rankOfTrace("", "out/pid-12345.json.gz"), kUnknownRank);
 }
 
-TEST(RankTables, CollectiveKernelsAreNcclAndGloo) {
-  EXPECT_TRUE(isCollectiveKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
-  EXPECT_TRUE(isCollectiveKernel("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
-  EXPECT_TRUE(isCollectiveKernel("void gloo::cuda_reduce<float>(float*)"));
-  EXPECT_FALSE(isCollectiveKernel("void at::native::vectorized_elementwise_kernel<4>(int)"));
+TEST(RankTables, CollectivesAreNcclAndGlooKernelsApiRangesAndOperators) {
+  EXPECT_TRUE(gapscope::analysis::isCollectiveName("ncclAllReduce"));
+  EXPECT_TRUE(gapscope::analysis::isCollectiveName("nccl:all_reduce"));
+  EXPECT_TRUE(gapscope::analysis::isCollectiveName("gloo:broadcast"));
+  EXPECT_TRUE(gapscope::analysis::isCollectiveName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  EXPECT_TRUE(gapscope::analysis::isCollectiveName("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
+  EXPECT_TRUE(gapscope::analysis::isCollectiveName("void gloo::cuda_reduce<float>(float*)"));
+  EXPECT_FALSE(gapscope::analysis::isCollectiveName("void at::native::vectorized_elementwise_kernel<4>(int)"));
 }
 
 RankTables oneStepRank(std::int64_t rank, TimeNs time, const std::string& file) {

@@ -4,18 +4,13 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "gapscope/analysis/collectives.h"
+
 namespace gapscope::ranks {
 namespace {
 
 using analysis::GapAnalysis;
 using analysis::StepStats;
-
-bool containsNoCase(std::string_view text, std::string_view word) {
-  auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != text.end();
-}
 
 RankStep stepOf(const StepStats& s) {
   RankStep step;
@@ -74,7 +69,7 @@ std::vector<RankCollective> collectivesOf(const Trace& trace, const std::vector<
     const Slice& s = trace.slices[i];
     if (s.kind != SliceKind::Kernel) continue;
     std::uint8_t& known = nameIs[s.name];
-    if (known == Unknown) known = isCollectiveKernel(trace.str(s.name)) ? Collective : NotCollective;
+    if (known == Unknown) known = analysis::isCollectiveName(trace.str(s.name)) ? Collective : NotCollective;
     if (known == NotCollective) continue;
     const std::uint32_t launch =
         s.correlation == kNoCorrelation ? kNoIndex : trace.launchForCorrelation(s.correlation);
@@ -154,10 +149,6 @@ std::int64_t lastNumberIn(const std::string& fileName) {
 }
 
 }  // namespace
-
-bool isCollectiveKernel(std::string_view kernelName) {
-  return containsNoCase(kernelName, "nccl") || containsNoCase(kernelName, "gloo");
-}
 
 std::int64_t rankOfTrace(const std::string& distributedInfoJson, const std::string& fileName,
                          std::int64_t* worldSize) {

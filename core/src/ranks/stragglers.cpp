@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "gapscope/analysis/collectives.h"
+
 namespace gapscope::ranks {
 namespace {
 
@@ -244,7 +246,7 @@ void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ra
     for (const auto& k : ranks[i].kernels) totalsByRank[i].emplace(k.name, k.totalNs);
   }
   for (const auto& k : straggler.kernels) {
-    if (isCollectiveKernel(k.name)) continue;  // longer where the rank waited for the others
+    if (analysis::isCollectiveName(k.name)) continue;  // longer where the rank waited for the others
     std::vector<TimeNs> totals;
     for (const auto& byName : totalsByRank) {
       auto it = byName.find(k.name);

@@ -27,6 +27,9 @@
 //                  holding the most, then the earliest (the top of the
 //                  loop), then the name that sorts first. Names repeated in
 //                  a burst (torch.compile's autotuning) hold little and lose.
+//                  Collective calls (collectives.h: ncclAllReduce,
+//                  nccl:all_reduce) are never markers: DDP makes one per
+//                  gradient bucket, several an iteration.
 //   whole_trace    else the whole trace is one step (no annotations listed)
 // Steps never overlap: an occurrence that starts before the previous one
 // ends (the same name on another thread at the same time) is left out.

@@ -10,8 +10,8 @@
 //   step time   the CPU duration of the step's annotation
 //   busy/idle   per device as the gap analysis counts them for the step
 //               (StepStats), summed over the devices the step used
-//   collective  a GPU kernel of NCCL or gloo (its name contains "nccl" or
-//               "gloo", any case); it belongs to the step in which its
+//   collective  a GPU kernel of NCCL or gloo (analysis::isCollectiveName);
+//               it belongs to the step in which its
 //               launch call began (the kernel's start when it has none)
 #pragma once
 
@@ -89,9 +89,6 @@ struct RankTables {
   std::vector<RankGap> gaps;                // device-level gaps of >= minGapNs, in time order
   std::size_t memoryBytes() const;
 };
-
-// True for NCCL and gloo kernels (see above).
-bool isCollectiveKernel(std::string_view kernelName);
 
 // The rank a trace names: distributedInfo's "rank"; else the last number of
 // at most 9 digits in the file's name ("rank-3.json.gz",

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 
+#include "gapscope/analysis/collectives.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/analysis/steps.h"
 
@@ -18,7 +19,9 @@ bool isTopLevelAnnotation(const Trace& trace, const Slice& s) {
 }
 
 // The CPU user annotations, split into ProfilerStep#N ones and top-level
-// others. PyTorch before Kineto's user_annotation category (2021 traces
+// others, collective calls left out: data-parallel training makes several
+// a step (a DDP all-reduce per gradient bucket, from the autograd thread,
+// where they are top-level), so they would cut iterations in pieces. PyTorch before Kineto's user_annotation category (2021 traces
 // and older) wrote ProfilerStep#N as an "Operator" event: a CPU op of that
 // name is a step too.
 struct Candidates {
@@ -28,17 +31,21 @@ struct Candidates {
 
 Candidates collectCandidates(const Trace& trace) {
   Candidates c;
-  std::vector<std::int8_t> stepName(trace.strings.size(), -1);  // per name: is it ProfilerStep#N (-1 unknown)
+  enum : std::int8_t { Unknown, Other, ProfilerStep, Collective };
+  std::vector<std::int8_t> nameIs(trace.strings.size(), Unknown);
   for (const Track& t : trace.tracks) {
     if (t.kind != TrackKind::CpuThread) continue;
     for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
       const Slice& s = trace.slices[i];
       if (s.kind != SliceKind::UserAnnotation && s.kind != SliceKind::CpuOp) continue;
-      std::int8_t& known = stepName[s.name];
-      if (known < 0) known = isProfilerStepName(trace.str(s.name)) ? 1 : 0;
-      if (known) {
+      std::int8_t& known = nameIs[s.name];
+      if (known == Unknown) {
+        const std::string_view name = trace.str(s.name);
+        known = isProfilerStepName(name) ? ProfilerStep : isCollectiveName(name) ? Collective : Other;
+      }
+      if (known == ProfilerStep) {
         c.profilerSteps.push_back(i);
-      } else if (s.kind == SliceKind::UserAnnotation && isTopLevelAnnotation(trace, s)) {
+      } else if (known == Other && s.kind == SliceKind::UserAnnotation && isTopLevelAnnotation(trace, s)) {
         c.topLevel.push_back(i);
       }
     }
