@@ -57,7 +57,8 @@ ordered_json stepJson(const StepRow& s) {
                       {"step_time_median_ns", s.stepTimeMedianNs},
                       {"max_wait_ns", s.maxWaitNs},
                       {"excess_ns", s.excessNs},
-                      {"straggling", s.straggling}};
+                      {"straggling", s.straggling},
+                      {"warm_up", s.warmUp}};
 }
 
 ordered_json causeJson(const ranks::StragglerCause& c) {
@@ -108,7 +109,10 @@ void printRankTable(std::ostream& out, const RanksAnalysis& a) {
                   time(r.idle[analysis::GapCause::Synchronization]), stragglingCell(r), r.file});
   }
   table.print(out);
-  out << "Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n";
+  const bool warmUp = std::any_of(a.steps.begin(), a.steps.end(), [](const StepRow& s) { return s.warmUp; });
+  out << (warmUp ? "Step time and own time: medians over the rank's steps after the warm-up; collectives, wait, "
+                   "transfer and idle: totals over those steps.\n"
+                 : "Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n");
   if (std::any_of(a.ranks.begin(), a.ranks.end(), [](const RankRow& r) { return r.consistentlySlow; })) {
     out << "*: consistently slower, its own time in a typical step over the step's median by 10%.\n";
   }
@@ -121,7 +125,8 @@ void printStepTable(std::ostream& out, const RanksAnalysis& a) {
   }
   for (const auto& s : a.steps) {
     table.addRow({std::to_string(s.step), std::to_string(s.ranks), std::to_string(s.slowestRank), time(s.slowestNs),
-                  time(s.medianNs), time(s.stepTimeMedianNs), time(s.maxWaitNs), s.straggling ? "yes" : ""});
+                  time(s.medianNs), time(s.stepTimeMedianNs), time(s.maxWaitNs),
+                  s.warmUp ? "warm-up" : s.straggling ? "yes" : ""});
   }
   table.print(out);
 }

@@ -1,7 +1,8 @@
 // gapscope-gen-ranks DIR [--ranks N] [--steps N | --megabytes M] [--kernels N]
 //                    [--gap-rank R --gap-step S] [--late-rank R --late-step S]
-//                    [--gzip] [--no-distributed-info]
+//                    [--warm-up-rank R [--warm-up-ms MS]] [--marker NAME] [--gzip] [--no-distributed-info]
 // Writes a set of per-rank traces with planted stragglers (rank_set_generator.h).
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -14,7 +15,8 @@ namespace {
 
 int usage() {
   std::fputs("usage: gapscope-gen-ranks DIR [--ranks N] [--steps N | --megabytes M] [--kernels N]\n"
-             "         [--gap-rank R --gap-step S] [--late-rank R --late-step S] [--gzip] [--no-distributed-info]\n",
+             "         [--gap-rank R --gap-step S] [--late-rank R --late-step S]\n"
+             "         [--warm-up-rank R [--warm-up-ms MS]] [--marker NAME] [--gzip] [--no-distributed-info]\n",
              stderr);
   return 2;
 }
@@ -40,6 +42,9 @@ int main(int argc, char** argv) {
       else if (a == "--gap-step") spec.gapStep = std::stoi(value());
       else if (a == "--late-rank") spec.lateRank = std::stoi(value());
       else if (a == "--late-step") spec.lateStep = std::stoi(value());
+      else if (a == "--warm-up-rank") spec.warmUpRank = std::stoi(value());
+      else if (a == "--warm-up-ms") spec.warmUpNs = static_cast<std::int64_t>(std::stod(value()) * 1e6);
+      else if (a == "--marker") spec.marker = value();
       else if (a == "--gzip") spec.gzip = true;
       else if (a == "--no-distributed-info") spec.distributedInfo = false;
       else return usage();

@@ -26,7 +26,8 @@ std::int64_t spacing(const RankSetSpec& spec, int rank, int step) {
   return spec.launchSpacingNs + (rank == spec.gapRank && step == spec.gapStep ? spec.extraSpacingNs : 0);
 }
 std::int64_t lateWork(const RankSetSpec& spec, int rank, int step) {
-  return rank == spec.lateRank && step == spec.lateStep ? spec.lateNs : 0;
+  return (rank == spec.lateRank && step == spec.lateStep ? spec.lateNs : 0) +
+         (rank == spec.warmUpRank && step == 1 ? spec.warmUpNs : 0);
 }
 // One launch: the op around it starts at `opStart`; the call ends at the returned time.
 std::int64_t launchEnd(const RankSetSpec& spec, std::int64_t opStart) { return opStart + kCallInOpNs + spec.launchNs; }
@@ -132,7 +133,8 @@ class RankTrace {
  private:
   void step(int s, std::int64_t start, std::int64_t allReduceEnd) {
     const std::int64_t stepEnd = allReduceEnd + kSyncTailNs + kStepTailNs;
-    cpu("user_annotation", "ProfilerStep#" + std::to_string(s), start, stepEnd - start);
+    cpu("user_annotation", spec_.marker.empty() ? "ProfilerStep#" + std::to_string(s) : spec_.marker, start,
+        stepEnd - start);
     const std::int64_t first = start + kStepLeadNs;
     std::int64_t gpu = start;
     for (int k = 0; k < spec_.kernelsPerStep; ++k) {

@@ -36,6 +36,14 @@ struct RankSetSpec {
   int lateRank = -1;
   int lateStep = -1;
   std::int64_t lateNs = 2000000;
+  // Planted start-up: in step 1, rank warmUpRank does warmUpNs of CPU work
+  // before the all-reduce, so every rank's step 1 is long (-1: none).
+  int warmUpRank = -1;
+  std::int64_t warmUpNs = 20000000;
+  // The steps' annotation: "" writes ProfilerStep#N; a name writes that
+  // name for every step, an iteration marker (steps.h) whose steps run from
+  // one occurrence to the next, so the set has steps - 1 of them.
+  std::string marker;
   bool gzip = false;
   bool distributedInfo = true;  // else the rank is only in the file name
 };

@@ -206,11 +206,13 @@ def analyze_parts(client, parts: Sequence) -> dict:
     causes: List[dict] = []
     usual = 0
     if kept_parts:
+        marks = client.gather(client.map(S.part_steps, kept_parts))  # by rank, as kept is
+        warm_ups = sorted({number for _mark, numbers in marks for number in numbers})
         latest = tree_reduce(client, S.merge_latest, client.map(S.collective_starts, kept_parts))
-        figures = client.map(S.rank_figures, kept_parts, ranks, latest=latest)
+        figures = client.map(S.rank_figures, kept_parts, ranks, latest=latest, warm_ups=warm_ups)
         rows = client.gather(client.map(S.figures_row, figures))  # by rank, as kept is
         merged = tree_reduce(client, S.merge_steps, client.map(S.figures_steps, figures)).result()
-        steps = S.step_rows(merged)
+        steps = S.step_rows(merged, warm_ups)
         order, usual = S.mark_stragglers(rows, steps, merged)
         stragglers = [rows[i]["rank"] for i in order]
         causes = [S.cause_without_kernel(rows[i], steps, merged) for i in order]
@@ -222,6 +224,10 @@ def analyze_parts(client, parts: Sequence) -> dict:
             for cause, kernels in zip(causes, kernel_lists):
                 S.apply_slower_kernel(cause, kernels, medians)
         note = S.mismatched_collectives_note(merged)
+        if note:
+            notes.append(note)
+        notes += S.warm_up_notes(steps)
+        note = S.mixed_step_marks_note([(rank, mark) for rank, (mark, _numbers) in zip(ranks, marks)])
         if note:
             notes.append(note)
     return {

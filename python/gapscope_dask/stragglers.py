@@ -7,8 +7,9 @@ between the pieces, so nothing here needs to be importable on a worker
 beyond this package (or pickled by value, see pipeline.py).
 
 A rank's "part" (tables.read_rank_part) is a dict:
-  rank, world_size, file, step_source
-  steps        [(step, start, time, busy, active, (idle x 4), kernels, launches, collectives, collective_ns)]
+  rank, world_size, file, step_source, step_name
+  steps        [(step, start, time, busy, active, (idle x 4), kernels, launches, collectives, collective_ns,
+                 warm_up)]
   collectives  [(step, index, start, dur)]
   kernels      [(name, total_ns)]
 """
@@ -28,7 +29,8 @@ CAUSE_NAMES = ("launch_overhead", "synchronization", "queued", "other")  # gapCa
 CAUSE_LABELS = ("launch overhead", "synchronisation", "queued", "other")  # gapCauseLabel
 
 # Indexes into a step tuple of a part.
-S_STEP, S_START, S_TIME, S_BUSY, S_ACTIVE, S_IDLE, S_KERNELS, S_LAUNCHES, S_COLLECTIVES, S_COLLECTIVE_NS = range(10)
+(S_STEP, S_START, S_TIME, S_BUSY, S_ACTIVE, S_IDLE, S_KERNELS, S_LAUNCHES, S_COLLECTIVES, S_COLLECTIVE_NS,
+ S_WARM_UP) = range(11)
 
 
 def lower_median(values: Iterable[int]) -> int:
@@ -101,6 +103,20 @@ def part_ident(part: dict) -> Tuple[int, str]:
     return part["rank"], part["file"]
 
 
+def step_mark(part: dict) -> str:
+    """stepMarkOf: what the rank's steps are, in words."""
+    if part["step_source"] == "profiler_step":
+        return "ProfilerStep#N"
+    if part["step_source"] == "annotation":
+        return "each %s to the next" % part["step_name"]
+    return "the whole trace"
+
+
+def part_steps(part: dict) -> Tuple[str, List[int]]:
+    """What the client needs of a rank's steps: its step mark and its warm-up step numbers."""
+    return step_mark(part), [s[S_STEP] for s in part["steps"] if s[S_WARM_UP]]
+
+
 def collective_starts(part: dict) -> Dict[Tuple[int, int], int]:
     """One rank's share of latestStarts: (step, index) -> its latest start."""
     latest: Dict[Tuple[int, int], int] = {}
@@ -133,10 +149,12 @@ def _find_step(steps: Sequence[tuple], number: int) -> Optional[tuple]:
     return steps[lo] if lo < len(steps) and steps[lo][S_STEP] == number else None
 
 
-def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> dict:
-    """Everything the reductions need of one rank, given the latest starts:
-    waitsOf, rankRow, and per step what stepRow, extraIdle, causeOf and
+def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int], warm_ups: Sequence[int] = ()) -> dict:
+    """Everything the reductions need of one rank, given the latest starts
+    and the set's warm-up step numbers (markWarmUpSteps): waitsOf, rankRow,
+    and per step what stepRow, extraIdle, causeOf and
     noteMismatchedCollectives read of it."""
+    warm = set(warm_ups)
     waits: Dict[int, int] = {}
     for step, index, start, dur in part["collectives"]:
         waits[step] = waits.get(step, 0) + collective_wait(start, dur, latest[(step, index)])
@@ -145,10 +163,11 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> d
     def own_time(s: tuple) -> int:
         return max(0, s[S_TIME] - waits.get(s[S_STEP], 0))
 
-    # rankRow
+    # rankRow, its warm-up steps left out
+    counted = [s for s in steps if s[S_STEP] not in warm]
     busy = active = collective_ns = collectives = wait_ns = 0
     idle = [0, 0, 0, 0]
-    for s in steps:
+    for s in counted:
         busy += s[S_BUSY]
         active += s[S_ACTIVE]
         for c in range(4):
@@ -160,8 +179,8 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int]) -> d
         "rank": rank,
         "file": part["file"],
         "steps": len(steps),
-        "step_time_ns": lower_median(s[S_TIME] for s in steps),
-        "own_time_ns": lower_median(own_time(s) for s in steps),
+        "step_time_ns": lower_median(s[S_TIME] for s in counted),
+        "own_time_ns": lower_median(own_time(s) for s in counted),
         # 100 * busyShare (gpu_busy.h): the share first, as the C++ rounds it.
         "gpu_busy_pct": 100.0 * (float(busy) / float(active)) if active > 0 else 0.0,
         "busy_ns": busy,
@@ -241,8 +260,9 @@ def kernel_totals(part: dict, names: Sequence[str]) -> List[int]:
 # ---------------------------------------------------------------- on the client, from the reductions
 
 
-def step_rows(merged: dict) -> List[dict]:
+def step_rows(merged: dict, warm_ups: Sequence[int] = ()) -> List[dict]:
     """stepRow for every step number any rank has, by step number."""
+    warm = set(warm_ups)
     rows = []
     for number in sorted(merged["entries"]):
         entries = sorted(merged["entries"][number], key=lambda e: e[0])  # by rank, as the C++ iterates
@@ -263,16 +283,18 @@ def step_rows(merged: dict) -> List[dict]:
             "max_wait_ns": max_wait,
             "excess_ns": 0,  # judge_steps sets both, once the ranks' typical excess is known
             "straggling": False,
+            "warm_up": number in warm,
         })
     return rows
 
 
 def usual_excess(steps: List[dict]) -> int:
     """usualExcess."""
-    excesses = [abs(s["excess_ns"]) for s in steps if s["ranks"] > 1]
+    judged = [s for s in steps if s["ranks"] > 1 and not s["warm_up"]]
+    excesses = [abs(s["excess_ns"]) for s in judged]
     if len(excesses) < SPREAD_MIN_STEPS:
         return 0
-    cap = int(USUAL_EXCESS_CAP * float(lower_median(s["median_ns"] for s in steps if s["ranks"] > 1)))
+    cap = int(USUAL_EXCESS_CAP * float(lower_median(s["median_ns"] for s in judged)))
     return min(lower_median(excesses), cap)
 
 
@@ -287,7 +309,7 @@ def mark_typical_excess(rows: List[dict], steps: List[dict], merged: dict) -> No
     excesses: Dict[int, List[int]] = {rank: [] for rank in by_rank}
     medians: Dict[int, List[int]] = {rank: [] for rank in by_rank}
     for step in steps:  # in step order, as the C++ walks them
-        if step["ranks"] < 2:
+        if step["ranks"] < 2 or step["warm_up"]:
             continue
         for entry in merged["entries"][step["step"]]:
             excesses[entry[0]].append(entry[1] - step["median_ns"])
@@ -311,7 +333,8 @@ def judge_steps(rows: List[dict], steps: List[dict]) -> int:
         step["excess_ns"] = step["slowest_ns"] - step["median_ns"] - lag
     usual = usual_excess(steps)
     for step in steps:
-        step["straggling"] = (step["ranks"] > 1 and big_enough(step["excess_ns"], step["median_ns"], STRAGGLER_SHARE)
+        step["straggling"] = (step["ranks"] > 1 and not step["warm_up"]
+                              and big_enough(step["excess_ns"], step["median_ns"], STRAGGLER_SHARE)
                               and stands_out(step["excess_ns"], usual))
     return usual
 
@@ -341,6 +364,8 @@ def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
     excess, worst, found = 0, 0, False
     others_waited = 0
     for step in steps:
+        if step["warm_up"]:
+            continue
         slowest = step["slowest_rank"] == rank
         entries = merged["entries"].get(step["step"], ())
         own = next((e for e in entries if e[0] == rank), None)
@@ -424,8 +449,8 @@ NAMED_STEPS_SHOWN = 6
 
 def _named_steps(row: dict, steps: List[dict]) -> List[int]:
     """namedSteps."""
-    return [s["step"] for s in steps
-            if s["slowest_rank"] == row["rank"] and (s["straggling"] or row["straggling_steps"] == 0)]
+    return [s["step"] for s in steps if s["slowest_rank"] == row["rank"] and not s["warm_up"]
+            and (s["straggling"] or row["straggling_steps"] == 0)]
 
 
 def _step_list(named: List[int]) -> str:
@@ -434,13 +459,19 @@ def _step_list(named: List[int]) -> str:
     return s + ", ..." if len(named) > NAMED_STEPS_SHOWN else s
 
 
+def _judged_steps(steps: List[dict]) -> str:
+    """judgedSteps."""
+    warm_ups = sum(1 for s in steps if s["warm_up"])
+    n = len(steps) - warm_ups
+    return "%d %s%s" % (n, "step" if n == 1 else "steps", " after the warm-up" if warm_ups else "")
+
+
 def _slowness(row: dict, steps: List[dict]) -> str:
     """slowness."""
     if row["straggling_steps"] == 0:
         return _typically_slower(row)
-    s = "straggling in %d of %d %s (%s)" % (row["straggling_steps"], len(steps),
-                                            "step" if len(steps) == 1 else "steps",
-                                            _step_list(_named_steps(row, steps)))
+    s = "straggling in %d of %s (%s)" % (row["straggling_steps"], _judged_steps(steps),
+                                         _step_list(_named_steps(row, steps)))
     if row["consistently_slow"]:
         s += ", and " + _typically_slower(row)
     return s
@@ -462,8 +493,7 @@ def verdict_of(rows: List[dict], steps: List[dict], stragglers: List[int], cause
     """verdictOf."""
     if not rows:
         return "no ranks"
-    counts = "%d %s, %d %s" % (len(rows), "rank" if len(rows) == 1 else "ranks",
-                               len(steps), "step" if len(steps) == 1 else "steps")
+    counts = "%d %s, %s" % (len(rows), "rank" if len(rows) == 1 else "ranks", _judged_steps(steps))
     if len(rows) == 1:
         return "one rank (" + counts + "): nothing to compare it with"
     if not stragglers:
@@ -497,3 +527,36 @@ def mismatched_collectives_note(merged: dict) -> Optional[str]:
         return ("in %d %s the ranks ran different numbers of collectives: waits there pair the k-th of each rank"
                 % (mismatched, "step" if mismatched == 1 else "steps"))
     return None
+
+
+def warm_up_notes(steps: List[dict]) -> List[str]:
+    """noteWarmUpSteps: per warm-up step, its median time against the other
+    steps' median of medians, and its slowest rank."""
+    usual = lower_median(s["step_time_median_ns"] for s in steps if not s["warm_up"])
+    return ["step %d is a warm-up (start-up or compilation): %s against a median step of %s, rank %d the slowest "
+            "in it; left out of the ranks' figures and the straggler analysis"
+            % (s["step"], millis(s["step_time_median_ns"]), millis(usual), s["slowest_rank"])
+            for s in steps if s["warm_up"]]
+
+
+RANKS_LISTED = 8  # kRanksListed
+
+
+def mixed_step_marks_note(marks: Sequence[Tuple[int, str]]) -> Optional[str]:
+    """noteMixedStepMarks over (rank, step mark) by rank."""
+    groups: List[Tuple[str, List[int]]] = []
+    for rank, mark in marks:
+        for name, members in groups:
+            if name == mark:
+                members.append(rank)
+                break
+        else:
+            groups.append((mark, [rank]))
+    if len(groups) < 2:
+        return None
+    parts = []
+    for mark, members in groups:
+        listed = ", ".join(str(r) for r in members[:RANKS_LISTED]) + (", ..." if len(members) > RANKS_LISTED else "")
+        parts.append("%s %s: %s" % ("rank" if len(members) == 1 else "ranks", listed, mark))
+    return ("the ranks' steps come from different marks (%s): a step number may not be the same iteration on "
+            "every rank" % "; ".join(parts))

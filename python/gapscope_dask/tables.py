@@ -1,6 +1,6 @@
 """Reading the rank tables that `gapscope-cli export-tables` writes
 (core/include/gapscope/ranks/tables_csv.h, docs/ranks.md): one directory per
-rank, gzip CSV with a header row, integer nanoseconds, schema version 1.
+rank, gzip CSV with a header row, integer nanoseconds, schema version 2.
 Runs on the worker that holds the directory."""
 
 from __future__ import annotations
@@ -8,18 +8,18 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Sequence
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Columns this package reads, and those of them that are text (the rest are integers).
 COLUMNS: Dict[str, Sequence[str]] = {
-    "meta": ("schema_version", "rank", "world_size", "file", "step_source"),
+    "meta": ("schema_version", "rank", "world_size", "file", "step_source", "step_name"),
     "steps": ("rank", "step", "start_ns", "time_ns", "busy_ns", "active_ns", "idle_launch_overhead_ns",
               "idle_synchronization_ns", "idle_queued_ns", "idle_other_ns", "kernels", "launches",
-              "collectives", "collective_ns"),
+              "collectives", "collective_ns", "warm_up"),
     "collectives": ("rank", "step", "index", "name", "cpu_op", "device", "stream", "start_ns", "dur_ns"),
     "kernels": ("rank", "name", "calls", "total_ns"),
 }
-TEXT_COLUMNS = {"file", "step_source", "name", "cpu_op"}
+TEXT_COLUMNS = {"file", "step_source", "step_name", "name", "cpu_op"}
 # Written by export-tables as well, not needed by the straggler analysis.
 OTHER_TABLES = ("ops", "gaps")
 
@@ -68,18 +68,22 @@ def read_rank_part(directory: str) -> dict:
             raise TablesError("%s: missing" % path)
     idle = zip(*(_column(steps, c) for c in ("idle_launch_overhead_ns", "idle_synchronization_ns",
                                                "idle_queued_ns", "idle_other_ns")))
+    warm_up = _column(steps, "warm_up")
+    if any(w not in (0, 1) for w in warm_up):
+        raise TablesError("%s: warm_up is not 0 or 1" % os.path.join(directory, "steps.csv.gz"))
     step_rows = [
-        (step, start, time, busy, active, tuple(idle_row), k, launches, colls, coll_ns)
-        for step, start, time, busy, active, idle_row, k, launches, colls, coll_ns in zip(
+        (step, start, time, busy, active, tuple(idle_row), k, launches, colls, coll_ns, warm == 1)
+        for step, start, time, busy, active, idle_row, k, launches, colls, coll_ns, warm in zip(
             _column(steps, "step"), _column(steps, "start_ns"), _column(steps, "time_ns"),
             _column(steps, "busy_ns"), _column(steps, "active_ns"), idle, _column(steps, "kernels"),
-            _column(steps, "launches"), _column(steps, "collectives"), _column(steps, "collective_ns"))
+            _column(steps, "launches"), _column(steps, "collectives"), _column(steps, "collective_ns"), warm_up)
     ]
     return {
         "rank": int(meta["rank"].iloc[0]),
         "world_size": int(meta["world_size"].iloc[0]),
         "file": str(meta["file"].iloc[0]),
         "step_source": str(meta["step_source"].iloc[0]),
+        "step_name": str(meta["step_name"].iloc[0]),
         "steps": step_rows,
         "collectives": list(zip(_column(collectives, "step"), _column(collectives, "index"),
                                 _column(collectives, "start_ns"), _column(collectives, "dur_ns"))),

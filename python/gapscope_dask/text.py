@@ -76,7 +76,12 @@ def render_text(doc: dict) -> bytes:
                        torch_time(r["idle_by_cause_ns"]["synchronization"]),
                        str(r["straggling_steps"]) + ("*" if r["consistently_slow"] else ""), r["file"]])
     out.append(ranks.render())
-    out.append(b"Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: totals.\n")
+    if any(s["warm_up"] for s in doc["steps"]):
+        out.append(b"Step time and own time: medians over the rank's steps after the warm-up; collectives, wait, "
+                   b"transfer and idle: totals over those steps.\n")
+    else:
+        out.append(b"Step time and own time: medians over the rank's steps; collectives, wait, transfer and idle: "
+                   b"totals.\n")
     if any(r["consistently_slow"] for r in doc["ranks"]):
         out.append(b"*: consistently slower, its own time in a typical step over the step's median by 10%.\n")
     out.append(b"\n")
@@ -87,7 +92,7 @@ def render_text(doc: dict) -> bytes:
     for s in doc["steps"]:
         steps.add_row([str(s["step"]), str(s["ranks"]), str(s["slowest_rank"]), torch_time(s["slowest_ns"]),
                        torch_time(s["median_ns"]), torch_time(s["step_time_median_ns"]), torch_time(s["max_wait_ns"]),
-                       "yes" if s["straggling"] else ""])
+                       "warm-up" if s["warm_up"] else "yes" if s["straggling"] else ""])
     out.append(steps.render())
     tail = ["Note: " + n + "\n" for n in doc["notes"]]
     tail += ["Warning: " + w + "\n" for w in doc.get("warnings", [])]

@@ -233,6 +233,28 @@ TEST_F(RanksWindowTest, TheMetricChoiceRecoloursAndTheLegendShowsItsRange) {
   EXPECT_NE(w().heatMap()->colourOf(lo), w().heatMap()->colourOf(hi));
 }
 
+// A start-up of 20 ms on rank 6 makes step 1 a warm-up: its column stays
+// (its tooltip says why it is grey to the verdict) but the colour scale is
+// the other steps', so their differences still show.
+TEST_F(RanksWindowTest, AWarmUpStepIsOffTheColourScale) {
+  bench::RankSetSpec spec = plantedSpec();
+  spec.warmUpRank = 6;
+  QTemporaryDir dir;
+  bench::writeRankSet(dir.path().toStdString(), spec);
+  ASSERT_TRUE(open({dir.path()}));
+  ASSERT_EQ(columnOfStep(1), 0);
+  EXPECT_TRUE(grid().isWarmUp(0));
+  EXPECT_FALSE(grid().isWarmUp(1));
+  std::int64_t longest = 0;
+  for (int step = 2; step <= spec.steps; ++step) longest = std::max(longest, bench::stepTime(spec, step));
+  EXPECT_EQ(grid().range(RankMetric::StepTime).second, static_cast<double>(longest));
+  EXPECT_TRUE(grid().beyondRange(RankMetric::StepTime));
+  EXPECT_EQ(w().legend()->highest(), QStringLiteral("≥ ") + durationText(longest));
+  EXPECT_TRUE(w().heatMap()->toolTipFor(6, 0).contains(QStringLiteral("warm-up step")));
+  EXPECT_FALSE(w().heatMap()->toolTipFor(6, 1).contains(QStringLiteral("warm-up step")));
+  EXPECT_FALSE(grid().cell(6, 0).straggling);
+}
+
 TEST_F(RanksWindowTest, TheRankTableHasARowPerRankAndSorts) {
   ASSERT_TRUE(open({rankDirectory()}));
   RankTableModel* model = w().tableModel();

@@ -67,12 +67,14 @@ class Pieces(unittest.TestCase):
         self.assertTrue(stragglers.big_enough(10001, 100000, stragglers.STRAGGLER_SHARE))
         self.assertFalse(stragglers.big_enough(100000, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))  # 10 %
         self.assertTrue(stragglers.big_enough(100001, 1000000, stragglers.CONSISTENTLY_SLOW_SHARE))
-        steps = [{"ranks": 4, "excess_ns": e, "median_ns": 100} for e in (5, 1, 9, 3)]
+        steps = [{"ranks": 4, "excess_ns": e, "median_ns": 100, "warm_up": False} for e in (5, 1, 9, 3)]
         self.assertEqual(stragglers.usual_excess(steps), 0)  # under SPREAD_MIN_STEPS steps: not used
-        steps.append({"ranks": 4, "excess_ns": -7, "median_ns": 100})  # how far either way
-        steps.append({"ranks": 1, "excess_ns": 0, "median_ns": 900})  # one rank: not counted
+        steps.append({"ranks": 4, "excess_ns": 90000, "median_ns": 100, "warm_up": True})  # a warm-up: not counted
+        self.assertEqual(stragglers.usual_excess(steps), 0)
+        steps.append({"ranks": 4, "excess_ns": -7, "median_ns": 100, "warm_up": False})  # how far either way
+        steps.append({"ranks": 1, "excess_ns": 0, "median_ns": 900, "warm_up": False})  # one rank: not counted
         self.assertEqual(stragglers.usual_excess(steps), 5)
-        steps = [{"ranks": 4, "excess_ns": 30000, "median_ns": 2000} for _ in range(6)]
+        steps = [{"ranks": 4, "excess_ns": 30000, "median_ns": 2000, "warm_up": False} for _ in range(6)]
         self.assertEqual(stragglers.usual_excess(steps), 500)  # capped at a quarter of the typical median
         self.assertFalse(stragglers.stands_out(15, 5))
         self.assertTrue(stragglers.stands_out(16, 5))
@@ -146,6 +148,51 @@ class AgainstCli(unittest.TestCase):
         self.assertEqual(straggling, {3: 5, 7: 11})
         self.assertEqual(doc["errors"], [])
         self.assertTrue(doc["verdict"].startswith("rank %d is the straggler" % doc["stragglers"][0]))
+
+
+class AgainstCliWithAWarmUpAndMixedMarks(unittest.TestCase):
+    """A set whose first step is a warm-up (rank 6 starts 20 ms late), with a
+    late rank in step 7, and two ranks whose steps come from an iteration
+    marker instead of ProfilerStep#N: both paths agree byte for byte, mark
+    the warm-up, leave it out and say the marks differ."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gapscope-dask-warm-up-")
+        plain, marked = os.path.join(cls.tmp.name, "plain"), os.path.join(cls.tmp.name, "marked")
+        common = ["--ranks", "8", "--steps", "10", "--warm-up-rank", "6", "--late-rank", "2", "--late-step", "7"]
+        run([GEN, plain] + common)
+        run([GEN, marked] + common + ["--marker", "train_step"])
+        for rank in (3, 4):
+            os.replace(os.path.join(marked, "rank-%d.json" % rank), os.path.join(plain, "rank-%d.json" % rank))
+        cls.dir = plain
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        cls.cli_json = run([CLI, "ranks", plain, "--format", "json"]).stdout.decode()
+        cls.cli_text = run([CLI, "ranks", plain]).stdout
+        cls.dask_json = run([sys.executable, "-m", "gapscope_dask", "--workers", "2", "--cli", CLI, "--tables-dir",
+                             os.path.join(cls.tmp.name, "tables"), "--format", "json", plain], env=env).stdout.decode()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_same_document_and_text(self):
+        self.assertEqual(self.dask_json, self.cli_json)  # byte for byte
+        self.assertEqual(render_text(json.loads(self.dask_json)).decode(), self.cli_text.decode())
+
+    def test_warm_up_left_out(self):
+        doc = json.loads(self.dask_json)
+        self.assertEqual([s["step"] for s in doc["steps"] if s["warm_up"]], [1])
+        self.assertEqual(doc["stragglers"], [2])
+        self.assertIn("straggling in 1 of 9 steps after the warm-up (7)", doc["verdict"])
+        self.assertTrue(any(n.startswith("step 1 is a warm-up") and "rank 6 the slowest in it" in n
+                            for n in doc["notes"]), doc["notes"])
+        self.assertIn("warm-up", self.cli_text.decode())
+
+    def test_mixed_marks_named(self):
+        doc = json.loads(self.dask_json)
+        self.assertIn("the ranks' steps come from different marks (ranks 0, 1, 2, 5, 6, 7: ProfilerStep#N; "
+                      "ranks 3, 4: each train_step to the next)", " ".join(doc["notes"]))
 
 
 class AgainstCliOnRealDdp(unittest.TestCase):

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "gapscope/ranks/rank_set.h"
@@ -153,6 +154,82 @@ TEST_F(PlantedSet, RanksComeFromFileNamesWithoutDistributedInfo) {
   for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(a.ranks[i].rank, static_cast<std::int64_t>(i));
   EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{2, 5}));
   EXPECT_TRUE(a.notes.empty());
+}
+
+// A start-up on one rank makes every rank's first step long (the others
+// wait for it in the all-reduce): a warm-up, marked and left out, so the
+// rank it happened on is not a straggler and the planted late rank still is.
+TEST_F(PlantedSet, AWarmUpStepIsMarkedAndLeftOutOfTheStragglerAnalysis) {
+  RankSetSpec spec = plantedSpec();
+  spec.gapRank = -1;
+  spec.warmUpRank = 6;
+  spec.warmUpNs = 20'000'000;
+  const RanksAnalysis a = analyse(spec, "warm-up");
+  ASSERT_EQ(a.steps.size(), 10u);
+  EXPECT_TRUE(a.steps[0].warmUp);
+  EXPECT_FALSE(a.steps[0].straggling);
+  EXPECT_EQ(a.steps[0].slowestRank, 6);  // still shown as it was
+  for (std::size_t i = 1; i < a.steps.size(); ++i) EXPECT_FALSE(a.steps[i].warmUp) << a.steps[i].step;
+  EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{2}));
+  ASSERT_EQ(a.ranks.size(), 8u);
+  for (const auto& row : a.ranks) {
+    SCOPED_TRACE(row.rank);
+    EXPECT_EQ(row.steps, 10u);  // every step is counted as a step
+    std::vector<TimeNs> times;
+    TimeNs collective = 0;
+    for (int s = 2; s <= spec.steps; ++s) {
+      times.push_back(bench::stepTime(spec, s));
+      collective += bench::allReduceEnd(spec, s) - bench::allReduceStart(spec, static_cast<int>(row.rank), s);
+    }
+    std::sort(times.begin(), times.end());
+    EXPECT_EQ(row.stepTimeNs, times[(times.size() - 1) / 2]);  // the lower median of steps 2..10
+    EXPECT_EQ(row.collectives, 9u);
+    EXPECT_EQ(row.collectiveNs, collective);
+  }
+  EXPECT_NE(a.verdict.find("straggling in 1 of 9 steps after the warm-up (7)"), std::string::npos) << a.verdict;
+  char longest[64];
+  std::snprintf(longest, sizeof longest, "%.3f ms against", static_cast<double>(bench::stepTime(spec, 1)) / 1e6);
+  ASSERT_EQ(a.notes.size(), 1u);
+  EXPECT_EQ(a.notes[0].rfind("step 1 is a warm-up (start-up or compilation): " + std::string(longest), 0), 0u)
+      << a.notes[0];
+  EXPECT_NE(a.notes[0].find(", rank 6 the slowest in it;"), std::string::npos) << a.notes[0];
+}
+
+// Without the rule the warm-up step would be the verdict: the same set with
+// a start-up too short to be a warm-up names its rank as a straggler.
+TEST_F(PlantedSet, AShortStartUpIsAStragglingStepLikeAnyOther) {
+  RankSetSpec spec = plantedSpec();
+  spec.gapRank = -1;
+  spec.lateRank = -1;
+  spec.warmUpRank = 6;
+  spec.warmUpNs = 300'000;  // about twice a step: not over 5x
+  const RanksAnalysis a = analyse(spec, "short-start-up");
+  EXPECT_FALSE(a.steps[0].warmUp);
+  EXPECT_TRUE(a.steps[0].straggling);
+  EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{6}));
+}
+
+TEST_F(PlantedSet, StepsFromAnIterationMarkerAndRanksThatDisagree) {
+  RankSetSpec spec = plantedSpec();
+  spec.marker = "train_step";
+  const RanksAnalysis marked = analyse(spec, "marker");
+  EXPECT_EQ(marked.steps.size(), 9u);  // the last occurrence only ends the step before it
+  EXPECT_EQ(marked.stragglers, (std::vector<std::int64_t>{2, 5}));
+  EXPECT_TRUE(marked.notes.empty());
+
+  const auto dir = freshDir("mixed-marks");
+  bench::writeRankSet((dir / "plain").string(), plantedSpec());
+  bench::writeRankSet((dir / "marked").string(), spec);
+  std::vector<std::string> files = rankFiles({(dir / "plain").string()});
+  files[3] = (dir / "marked" / "rank-3.json").string();
+  files[4] = (dir / "marked" / "rank-4.json").string();
+  RankSet set = loadRankSet(files);
+  std::filesystem::remove_all(dir);
+  const RanksAnalysis mixed = analyzeRanks(std::move(set.tables));
+  ASSERT_EQ(mixed.notes.size(), 1u);
+  EXPECT_EQ(mixed.notes[0], "the ranks' steps come from different marks (ranks 0, 1, 2, 5, 6, 7: ProfilerStep#N; "
+                            "ranks 3, 4: each train_step to the next): a step number may not be the same iteration "
+                            "on every rank");
 }
 
 }  // namespace

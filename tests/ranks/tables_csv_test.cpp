@@ -97,8 +97,8 @@ TEST(TablesCsv, MalformedFilesAreNamedWithLineAndColumn) {
   writeRankTables(t, dir.string());
   const std::string header = "rank,step,start_ns,time_ns,busy_ns,active_ns,idle_launch_overhead_ns,"
                              "idle_synchronization_ns,idle_queued_ns,idle_other_ns,kernels,launches,collectives,"
-                             "collective_ns\n";
-  writeGzip(dir / "steps.csv.gz", header + "1,1,0,12x,0,0,0,0,0,0,0,0,0,0\n");
+                             "collective_ns,warm_up\n";
+  writeGzip(dir / "steps.csv.gz", header + "1,1,0,12x,0,0,0,0,0,0,0,0,0,0,0\n");
   try {
     readRankTables(dir.string());
     FAIL() << "no error";
@@ -108,12 +108,27 @@ TEST(TablesCsv, MalformedFilesAreNamedWithLineAndColumn) {
   }
   writeGzip(dir / "steps.csv.gz", header + "1,1,0\n");
   EXPECT_THROW(readRankTables(dir.string()), std::runtime_error);
-  writeGzip(dir / "meta.csv.gz", "schema_version,rank,world_size,file,step_source\n2,1,0,x,whole_trace\n");
+  writeGzip(dir / "steps.csv.gz", header + "1,1,0,12,0,0,0,0,0,0,0,0,0,0,2\n");
   try {
     readRankTables(dir.string());
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("schema version 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("warm_up is 2, not 0 or 1"), std::string::npos) << e.what();
+  }
+  writeGzip(dir / "meta.csv.gz", "schema_version,rank,world_size,file,step_source,step_name\n3,1,0,x,whole_trace,\n");
+  try {
+    readRankTables(dir.string());
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 3, this gapscope reads 2"), std::string::npos) << e.what();
+  }
+  // Version 1's tables (no step_name, no warm_up) are named as another version's.
+  writeGzip(dir / "meta.csv.gz", "schema_version,rank,world_size,file,step_source\n1,1,0,x,whole_trace\n");
+  try {
+    readRankTables(dir.string());
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not the one of schema version 2"), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
 }

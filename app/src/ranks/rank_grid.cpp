@@ -116,11 +116,16 @@ std::optional<double> RankGrid::value(RankMetric metric, int row, int column) co
   return std::nullopt;
 }
 
+bool RankGrid::isWarmUp(int column) const { return ranks_->analysis.steps[static_cast<std::size_t>(column)].warmUp; }
+
 std::pair<double, double> RankGrid::range(RankMetric metric) const {
   bool any = false;
   double lo = 0, hi = 0;
+  bool allWarmUp = true;
+  for (int column = 0; column < columns(); ++column) allWarmUp = allWarmUp && isWarmUp(column);
   for (int row = 0; row < rows(); ++row) {
     for (int column = 0; column < columns(); ++column) {
+      if (isWarmUp(column) && !allWarmUp) continue;
       const auto v = value(metric, row, column);
       if (!v) continue;
       lo = any ? std::min(lo, *v) : *v;
@@ -129,6 +134,17 @@ std::pair<double, double> RankGrid::range(RankMetric metric) const {
     }
   }
   return {lo, hi};
+}
+
+bool RankGrid::beyondRange(RankMetric metric) const {
+  const auto [lo, hi] = range(metric);
+  for (int row = 0; row < rows(); ++row) {
+    for (int column = 0; column < columns(); ++column) {
+      const auto v = value(metric, row, column);
+      if (v && (*v < lo || *v > hi)) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace gapscope::app

@@ -59,8 +59,14 @@ class RankGrid {
   const RankCell& cell(int row, int column) const;
   // Empty for a missing cell, and for GPU busy where the GPU did nothing.
   std::optional<double> value(RankMetric metric, int row, int column) const;
-  // Smallest and largest value over the grid (0, 0 when it has none).
+  // A warm-up step's column (StepRow::warmUp).
+  bool isWarmUp(int column) const;
+  // Smallest and largest value over the grid's steps after a warm-up, whose
+  // start-up would squash every other colour (all steps when those are all
+  // there is); (0, 0) when it has none. Values beyond it take its end colours.
   std::pair<double, double> range(RankMetric metric) const;
+  // Whether some cell's value lies beyond range(metric).
+  bool beyondRange(RankMetric metric) const;
   const LoadedRanks* ranks() const { return ranks_.get(); }
 
  private:

@@ -168,6 +168,10 @@ QString RankHeatMap::toolTipFor(int row, int column) const {
   const std::int64_t rank = grid_.rankNumber(row), step = grid_.stepNumber(column);
   QString text = QStringLiteral("<b>%1 · %2</b>").arg(rankLabel(rank), tr("step %1").arg(step));
   if (!c.step) return text + QStringLiteral("<br>") + tr("this rank has no step %1").arg(step);
+  if (grid_.isWarmUp(column)) {
+    text += QStringLiteral("<br>") +
+            tr("a warm-up step (start-up or compilation): left out of the colour scale and the straggler analysis");
+  }
   if (c.straggling) {
     const ranks::StepRow& s = grid_.ranks()->analysis.steps[static_cast<std::size_t>(column)];
     text += QStringLiteral("<br>") + tr("straggling: the slowest rank, its own time %1 over the median rank's %2")

@@ -282,7 +282,11 @@ void RanksWindow::setMetric(RankMetric metric) {
 
 void RanksWindow::updateLegend() {
   const auto [lo, hi] = heatMap_->scale();
-  legend_->setRange(metricText(heatMap_->currentMetric(), lo), metricText(heatMap_->currentMetric(), hi));
+  const RankMetric metric = heatMap_->currentMetric();
+  // A warm-up step off the scale takes its end colour: the ends read "or less" and "or more".
+  const bool beyond = heatMap_->grid().beyondRange(metric);
+  legend_->setRange((beyond ? QStringLiteral("≤ ") : QString()) + metricText(metric, lo),
+                    (beyond ? QStringLiteral("≥ ") : QString()) + metricText(metric, hi));
 }
 
 QList<int> RanksWindow::selectedRows() const {

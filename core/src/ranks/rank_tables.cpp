@@ -24,6 +24,7 @@ RankStep stepOf(const StepStats& s) {
   }
   step.kernels = s.kernels;
   step.launches = s.launches;
+  step.warmUp = s.warmUp;
   return step;
 }
 
@@ -186,6 +187,7 @@ RankTables buildRankTables(const analysis::TraceAnalysis& a, std::string file) {
   t.rank = rankOfTrace(trace.metadata.distributedInfoJson, t.file, &t.worldSize);
   const GapAnalysis& gaps = a.gaps();
   t.stepSource = gaps.stepSource;
+  if (t.stepSource == analysis::StepSource::RepeatedAnnotation) t.stepName = std::string(trace.str(gaps.stepName));
   const bool wholeTrace = gaps.steps.empty();
   if (wholeTrace) t.steps.push_back(wholeTraceStep(a));
   for (const auto& s : gaps.steps) t.steps.push_back(stepOf(s));
@@ -201,7 +203,7 @@ RankTables buildRankTables(const analysis::TraceAnalysis& a, std::string file) {
 }
 
 std::size_t RankTables::memoryBytes() const {
-  std::size_t bytes = sizeof(*this) + file.capacity() + steps.capacity() * sizeof(RankStep) +
+  std::size_t bytes = sizeof(*this) + file.capacity() + stepName.capacity() + steps.capacity() * sizeof(RankStep) +
                       collectives.capacity() * sizeof(RankCollective) + kernels.capacity() * sizeof(RankKernel) +
                       ops.capacity() * sizeof(RankOp) + gaps.capacity() * sizeof(RankGap);
   for (const auto& c : collectives) bytes += c.name.capacity() + c.cpuOp.capacity();

@@ -94,6 +94,20 @@ const RankStep* findStep(const RankTables& r, std::int64_t step) {
   return it != r.steps.end() && it->step == step ? &*it : nullptr;
 }
 
+// The step numbers that are a warm-up on any rank, and each rank's steps
+// of those numbers marked as one: the ranks of a job start together.
+void markWarmUpSteps(std::vector<RankTables>& ranks) {
+  std::set<std::int64_t> numbers;
+  for (const auto& r : ranks) {
+    for (const auto& s : r.steps) {
+      if (s.warmUp) numbers.insert(s.step);
+    }
+  }
+  for (auto& r : ranks) {
+    for (auto& s : r.steps) s.warmUp = numbers.count(s.step) > 0;
+  }
+}
+
 RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
   RankRow row;
   row.rank = r.rank;
@@ -102,6 +116,7 @@ RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
   std::vector<TimeNs> times;
   std::vector<TimeNs> owns;
   for (const auto& s : r.steps) {
+    if (s.warmUp) continue;
     times.push_back(s.timeNs);
     owns.push_back(ownTime(s, waits));
     row.busyNs += s.busyNs;
@@ -138,7 +153,7 @@ TimeNs usualExcess(const std::vector<StepRow>& steps) {
   std::vector<TimeNs> excesses;
   std::vector<TimeNs> medians;
   for (const auto& s : steps) {
-    if (s.ranks < 2) continue;
+    if (s.ranks < 2 || s.warmUp) continue;
     // How far a step strays either way: a consistently slow rank's step
     // excess lies about 0, by its typical lag.
     excesses.push_back(s.excessNs < 0 ? -s.excessNs : s.excessNs);
@@ -162,6 +177,7 @@ StepRow stepRow(std::int64_t number, const std::vector<RankTables>& ranks, const
     const RankStep* s = findStep(ranks[i], number);
     if (!s) continue;
     const TimeNs own = ownTime(*s, waits[i]);
+    row.warmUp = s->warmUp;
     owns.push_back(own);
     times.push_back(s->timeNs);
     if (row.ranks == 0 || own > row.slowestNs) {
@@ -184,7 +200,7 @@ void markTypicalExcess(RanksAnalysis& result, const std::vector<RankTables>& ran
     std::vector<TimeNs> excesses;
     std::vector<TimeNs> medians;
     for (const auto& row : result.steps) {
-      const RankStep* own = row.ranks < 2 ? nullptr : findStep(ranks[i], row.step);
+      const RankStep* own = row.ranks < 2 || row.warmUp ? nullptr : findStep(ranks[i], row.step);
       if (!own) continue;
       excesses.push_back(ownTime(*own, waits[i]) - row.medianNs);
       medians.push_back(row.medianNs);
@@ -209,7 +225,7 @@ void judgeSteps(RanksAnalysis& result) {
   }
   result.usualExcessNs = usualExcess(result.steps);
   for (auto& s : result.steps) {
-    s.straggling = s.ranks > 1 && bigEnough(s.excessNs, s.medianNs, kStragglerShare) &&
+    s.straggling = s.ranks > 1 && !s.warmUp && bigEnough(s.excessNs, s.medianNs, kStragglerShare) &&
                    standsOut(s.excessNs, result.usualExcessNs);
   }
 }
@@ -268,6 +284,7 @@ StragglerCause causeOf(std::size_t index, const RanksAnalysis& result, const std
   cause.rank = straggler.rank;
   bool found = false;
   for (const auto& step : result.steps) {
+    if (step.warmUp) continue;
     const bool slowest = step.slowestRank == straggler.rank;
     // The steps the verdict names: its straggling ones, or, for a rank that
     // is only consistently slow, every step it was the slowest in.
@@ -332,7 +349,7 @@ constexpr std::size_t kNamedStepsShown = 6;
 std::vector<std::int64_t> namedSteps(const RankRow& row, const RanksAnalysis& r) {
   std::vector<std::int64_t> out;
   for (const StepRow& s : r.steps) {
-    if (s.slowestRank == row.rank && (s.straggling || row.stragglingSteps == 0)) out.push_back(s.step);
+    if (s.slowestRank == row.rank && !s.warmUp && (s.straggling || row.stragglingSteps == 0)) out.push_back(s.step);
   }
   return out;
 }
@@ -343,11 +360,19 @@ std::string stepList(const std::vector<std::int64_t>& steps) {
   return steps.size() > kNamedStepsShown ? s + ", ..." : s;
 }
 
+// "16 steps", or "15 steps after the warm-up": the steps the verdict judges.
+std::string judgedSteps(const RanksAnalysis& r) {
+  const auto warmUps = static_cast<std::size_t>(
+      std::count_if(r.steps.begin(), r.steps.end(), [](const StepRow& s) { return s.warmUp; }));
+  const std::size_t n = r.steps.size() - warmUps;
+  return std::to_string(n) + (n == 1 ? " step" : " steps") + (warmUps > 0 ? " after the warm-up" : "");
+}
+
 // How a straggler is slow: in which steps, and whether in a typical one.
 std::string slowness(const RankRow& row, const RanksAnalysis& r) {
   if (row.stragglingSteps == 0) return typicallySlower(row);
-  std::string s = "straggling in " + std::to_string(row.stragglingSteps) + " of " + std::to_string(r.steps.size()) +
-                  (r.steps.size() == 1 ? " step (" : " steps (") + stepList(namedSteps(row, r)) + ")";
+  std::string s = "straggling in " + std::to_string(row.stragglingSteps) + " of " + judgedSteps(r) + " (" +
+                  stepList(namedSteps(row, r)) + ")";
   if (row.consistentlySlow) s += ", and " + typicallySlower(row);
   return s;
 }
@@ -376,7 +401,7 @@ std::string noStraggler(const RanksAnalysis& r, const std::string& counts) {
 std::string verdictOf(const RanksAnalysis& r) {
   if (r.ranks.empty()) return "no ranks";
   const std::string counts = std::to_string(r.ranks.size()) + (r.ranks.size() == 1 ? " rank, " : " ranks, ") +
-                             std::to_string(r.steps.size()) + (r.steps.size() == 1 ? " step" : " steps");
+                             judgedSteps(r);
   if (r.ranks.size() == 1) return "one rank (" + counts + "): nothing to compare it with";
   if (r.stragglers.empty()) return noStraggler(r, counts);
   auto rowOf = [&](std::int64_t rank) -> const RankRow& {
@@ -415,6 +440,58 @@ void noteMismatchedCollectives(const std::vector<RankTables>& ranks, std::vector
   }
 }
 
+// One note per warm-up step: its median time against the other steps'
+// usual one, and the rank that held it up (whose start-up was the longest).
+void noteWarmUpSteps(const RanksAnalysis& result, std::vector<std::string>& notes) {
+  std::vector<TimeNs> usual;
+  for (const auto& s : result.steps) {
+    if (!s.warmUp) usual.push_back(s.stepTimeMedianNs);
+  }
+  for (const auto& s : result.steps) {
+    if (!s.warmUp) continue;
+    notes.push_back("step " + std::to_string(s.step) + " is a warm-up (start-up or compilation): " +
+                    millis(s.stepTimeMedianNs) + " against a median step of " + millis(lowerMedian(usual)) +
+                    ", rank " + std::to_string(s.slowestRank) +
+                    " the slowest in it; left out of the ranks' figures and the straggler analysis");
+  }
+}
+
+// What a rank's steps are, in words: the same for every rank of a job.
+std::string stepMarkOf(const RankTables& r) {
+  switch (r.stepSource) {
+    case analysis::StepSource::ProfilerStep: return "ProfilerStep#N";
+    case analysis::StepSource::RepeatedAnnotation: return "each " + r.stepName + " to the next";
+    case analysis::StepSource::WholeTrace: break;
+  }
+  return "the whole trace";
+}
+
+constexpr std::size_t kRanksListed = 8;
+
+// A note when the ranks' steps come from different marks (one rank logs in
+// a range of its own, another has no ProfilerStep#N): step N of one rank
+// may then be another iteration than step N of the next.
+void noteMixedStepMarks(const std::vector<RankTables>& ranks, std::vector<std::string>& notes) {
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> groups;  // in the order first seen, by rank
+  for (const auto& r : ranks) {
+    const std::string mark = stepMarkOf(r);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == mark; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {mark, {}});
+    it->second.push_back(r.rank);
+  }
+  if (groups.size() < 2) return;
+  std::string list;
+  for (const auto& [mark, members] : groups) {
+    list += list.empty() ? "" : "; ";
+    list += members.size() == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < members.size() && i < kRanksListed; ++i) list += (i ? ", " : "") + std::to_string(members[i]);
+    if (members.size() > kRanksListed) list += ", ...";
+    list += ": " + mark;
+  }
+  notes.push_back("the ranks' steps come from different marks (" + list +
+                  "): a step number may not be the same iteration on every rank");
+}
+
 }  // namespace
 
 TimeNs collectiveWait(TimeNs start, TimeNs dur, TimeNs latestStart) {
@@ -423,7 +500,8 @@ TimeNs collectiveWait(TimeNs start, TimeNs dur, TimeNs latestStart) {
 
 RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
   RanksAnalysis result;
-  const std::vector<RankTables> ranks = uniqueRanks(std::move(tables), result.notes);
+  std::vector<RankTables> ranks = uniqueRanks(std::move(tables), result.notes);
+  markWarmUpSteps(ranks);
   const auto latest = latestStarts(ranks);
   std::vector<WaitByStep> waits;
   for (const auto& r : ranks) waits.push_back(waitsOf(r, latest));
@@ -457,6 +535,8 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
     result.causes.push_back(causeOf(i, result, ranks, waits));
   }
   noteMismatchedCollectives(ranks, result.notes);
+  noteWarmUpSteps(result, result.notes);
+  noteMixedStepMarks(ranks, result.notes);
   result.verdict = verdictOf(result);
   return result;
 }

@@ -18,10 +18,10 @@ namespace {
 using analysis::GapCause;
 using Row = std::vector<std::string>;
 
-const std::vector<std::string> kMeta = {"schema_version", "rank", "world_size", "file", "step_source"};
+const std::vector<std::string> kMeta = {"schema_version", "rank", "world_size", "file", "step_source", "step_name"};
 const std::vector<std::string> kSteps = {"rank", "step", "start_ns", "time_ns", "busy_ns", "active_ns",
                                          "idle_launch_overhead_ns", "idle_synchronization_ns", "idle_queued_ns",
-                                         "idle_other_ns", "kernels", "launches", "collectives", "collective_ns"};
+                                         "idle_other_ns", "kernels", "launches", "collectives", "collective_ns", "warm_up"};
 const std::vector<std::string> kCollectives = {"rank", "step", "index", "name", "cpu_op",
                                                "device", "stream", "start_ns", "dur_ns"};
 const std::vector<std::string> kKernels = {"rank", "name", "calls", "total_ns"};
@@ -79,7 +79,7 @@ const char* const kCauseNames[] = {"launch_overhead", "synchronization", "queued
 void writeMeta(const RankTables& t, const fs::path& dir) {
   CsvOut out(dir / "meta.csv.gz", kMeta);
   out.row({n(std::int64_t{kTablesSchemaVersion}), n(t.rank), n(t.worldSize), t.file,
-           analysis::stepSourceName(t.stepSource)});
+           analysis::stepSourceName(t.stepSource), t.stepName});
   out.close();
 }
 void writeSteps(const RankTables& t, const fs::path& dir) {
@@ -87,7 +87,7 @@ void writeSteps(const RankTables& t, const fs::path& dir) {
   for (const auto& s : t.steps) {
     out.row({n(t.rank), n(s.step), n(s.startNs), n(s.timeNs), n(s.busyNs), n(s.activeNs), n(s.idle.ns[0]),
              n(s.idle.ns[1]), n(s.idle.ns[2]), n(s.idle.ns[3]), n(s.kernels), n(s.launches), n(s.collectives),
-             n(s.collectiveNs)});
+             n(s.collectiveNs), s.warmUp ? "1" : "0"});
   }
   out.close();
 }
@@ -139,7 +139,10 @@ class CsvIn {
  public:
   CsvIn(const fs::path& path, const std::vector<std::string>& header) : name_(path.string()), text_(inflate(path)) {
     Row first;
-    if (!next(first) || first != header) fail("the header is not the expected one (schema version 1)");
+    if (!next(first) || first != header) {
+      fail("the header is not the one of schema version " + std::to_string(kTablesSchemaVersion) +
+           " (tables written by another gapscope: export them again)");
+    }
   }
   // The next record; false at the end.
   bool next(Row& row) {
@@ -249,11 +252,12 @@ RankTables readRankTables(const std::string& directory) {
   RankTables t;
   int metaRows = 0;
   readTable(dir / "meta.csv.gz", kMeta, [&](const CsvIn& in, const Row& r) {
-    if (in.integer(r, 0) != kTablesSchemaVersion) in.fail("schema version " + r[0] + ", this gapscope reads 1");
+    if (in.integer(r, 0) != kTablesSchemaVersion) in.fail("schema version " + r[0] + ", this gapscope reads " + std::to_string(kTablesSchemaVersion));
     t.rank = in.integer(r, 1);
     t.worldSize = in.integer(r, 2);
     t.file = r[3];
     t.stepSource = stepSourceFrom(in, r[4]);
+    t.stepName = r[5];
     ++metaRows;
   });
   if (metaRows != 1) throw std::runtime_error((dir / "meta.csv.gz").string() + ": expected one row");
@@ -269,6 +273,9 @@ RankTables readRankTables(const std::string& directory) {
     s.launches = static_cast<std::uint64_t>(in.integer(r, 11));
     s.collectives = static_cast<std::uint64_t>(in.integer(r, 12));
     s.collectiveNs = in.integer(r, 13);
+    const std::int64_t warmUp = in.integer(r, 14);
+    if (warmUp != 0 && warmUp != 1) in.fail("column 15: warm_up is " + r[14] + ", not 0 or 1");
+    s.warmUp = warmUp == 1;
     t.steps.push_back(s);
   });
   readTable(dir / "collectives.csv.gz", kCollectives, [&](const CsvIn& in, const Row& r) {

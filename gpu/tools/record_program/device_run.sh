@@ -6,6 +6,7 @@
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh all       # both
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh ranks     # 2 GPUs: DDP recorded as ranks
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh user      # an unmarked user script, eager and compiled
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh user-ranks  # 2 GPUs: an unmarked DDP script as ranks
 # `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
@@ -249,6 +250,42 @@ user() {
   head -12 "$U/diff-gapscope.txt" "$U/diff-torch.txt"
 }
 
+# A user's unmarked DDP script (user_ddp.py: DistributedSampler, DataLoader
+# workers, AMP, AdamW, rank 0 logs; rank 1 stalls SLOW_MS before backward in
+# iterations SLOW_ITERS) on NPROC GPUs: untraced UNTRACED times (default 2)
+# for the ranks' own iteration times, recorded by `record -o DIR/ --` (the
+# default, operators on) and under torch.profiler without a schedule; then
+# `ranks` on both folders. Everything comes back in user-ranks.tar.gz.
+user_ranks() {
+  local U=$W/user-ranks k run=(torchrun)
+  command -v torchrun > /dev/null || run=(python3 -m torch.distributed.run)
+  local prog=("${run[@]}" --standalone --nproc-per-node "$NPROC" "$HERE/user_ddp.py" --slow-rank 1
+              --slow-iters "${SLOW_ITERS:-6,11}" --slow-ms "${SLOW_MS:-40}")
+  export NCCL_NVLS_ENABLE=0
+  nvidia-smi -L | tee -a "$R"
+  ranks_build
+  rm -rf "$U" && mkdir -p "$U"
+  for k in $(seq 1 "${UNTRACED:-2}"); do
+    timeout 240 "${prog[@]}" > "$U/untraced-$k.log" 2>&1
+    echo "untraced $k: exit $?" >> "$R"
+  done
+  log "record -o DIR/ -- ${prog[*]}"
+  timeout 400 "$CLI" record -o "$U/gapscope/" -- "${prog[@]}" > "$U/gapscope.log" 2>&1
+  ranks_ran gapscope $? "$U/gapscope"
+  log "the same under torch.profiler without a schedule"
+  timeout 300 "${prog[@]}" --torch-profile "$U/torch" > "$U/torch.log" 2>&1
+  ranks_ran torch $? "$U/torch"
+  gzip -f "$U"/torch/*.json
+  for d in gapscope torch; do
+    timeout 120 "$CLI" ranks "$U/$d" > "$U/ranks-$d.txt" 2>&1
+    timeout 120 "$CLI" ranks "$U/$d" --format json > "$U/ranks-$d.json" 2>> "$U/ranks-$d.txt"
+    for f in "$U/$d"/rank-*.json.gz; do "$CLI" summary "$f" | grep -E "^(Steps|Verdict)" >> "$U/ranks-$d.txt"; done
+  done
+  ( cd "$U" && tar -czf "$OUT/user-ranks.tar.gz" *.log *.txt *.json gapscope torch )
+  grep -h "ITER_MS\|^Saved\|Warning" "$U"/*.log | cut -c1-400 | tee -a "$R"
+  head -30 "$U/ranks-gapscope.txt" "$U/ranks-torch.txt" | tee -a "$R"
+}
+
 machine
 case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
@@ -265,6 +302,7 @@ case "${1:-proof}" in
   overhead-compute) overhead compute ;;
   ranks) ranks ;;
   user) user ;;
+  user-ranks) user_ranks ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
 echo done | tee -a "$R"

@@ -6,7 +6,9 @@
 //
 // Definitions (docs/ranks.md has them with an example):
 //   step        the trace's steps (analysis/steps.h); a trace without step
-//               annotations is one step, number 0, spanning the whole trace
+//               annotations is one step, number 0, spanning the whole trace;
+//               its first may be a warm-up (StepStats::warmUp), which the
+//               straggler analysis leaves out
 //   step time   the CPU duration of the step's annotation
 //   busy/idle   per device as the gap analysis counts them for the step
 //               (StepStats), summed over the devices the step used
@@ -38,6 +40,7 @@ struct RankStep {
   std::uint64_t launches = 0;
   std::uint64_t collectives = 0;  // collective kernels launched in the step
   TimeNs collectiveNs = 0;        // their summed durations
+  bool warmUp = false;            // the trace's warm-up step (StepStats::warmUp)
 };
 
 // One collective kernel. `index` numbers a rank's collectives within a
@@ -82,6 +85,7 @@ struct RankTables {
   std::int64_t worldSize = 0;  // from distributedInfo; 0 when unknown
   std::string file;
   analysis::StepSource stepSource = analysis::StepSource::WholeTrace;
+  std::string stepName;  // the iteration marker's name (StepSource::RepeatedAnnotation); "" otherwise
   std::vector<RankStep> steps;              // by step number
   std::vector<RankCollective> collectives;  // by step, then index
   std::vector<RankKernel> kernels;          // GPU kernels by total time, descending

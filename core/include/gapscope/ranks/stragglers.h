@@ -29,6 +29,11 @@
 //               real job some rank is always a little slower, by a share of a
 //               short step that would make every step "straggling"; the cap
 //               keeps stalls in most steps from raising the bar over them)
+//   warm-up     a step that is its trace's warm-up (StepStats::warmUp) on
+//               any rank: start-up and compilation, not the job's pace. It
+//               stays in the step table and the heat map, marked, and is
+//               left out of everything else: the ranks' medians and totals,
+//               the typical and usual excess, the straggling steps
 //   straggler   a rank that is the slowest in at least one straggling step,
 //               or consistently slow; most severe first: the largest summed
 //               excess in its straggling steps, then the consistently slow
@@ -50,10 +55,11 @@ inline constexpr std::size_t kStragglerSpreadMinSteps = 5;
 inline constexpr double kConsistentlySlowShare = 0.10;
 inline constexpr double kUsualExcessCap = 0.25;
 
+// Every figure of a rank below but `steps` leaves its warm-up step out.
 struct RankRow {
   std::int64_t rank = kUnknownRank;
   std::string file;
-  std::uint64_t steps = 0;
+  std::uint64_t steps = 0;  // all its steps, a warm-up included
   TimeNs stepTimeNs = 0;  // lower median of the step times
   TimeNs ownTimeNs = 0;   // lower median of the own times
   double gpuBusyPct = 0;  // 100 * busy / active, summed over the steps (0 when no activity)
@@ -80,7 +86,8 @@ struct StepRow {
   TimeNs stepTimeMedianNs = 0;  // lower median of the ranks' step times
   TimeNs maxWaitNs = 0;         // the longest any rank waited in the step's collectives
   TimeNs excessNs = 0;          // the step excess (above): beyond the slowest rank's usual lag
-  bool straggling = false;      // excessNs large enough, by the straggler rule
+  bool straggling = false;      // excessNs large enough, by the straggler rule; never for a warm-up
+  bool warmUp = false;          // a warm-up step (above)
 };
 
 // What held the straggler up in its worst step, against the median rank.
@@ -125,7 +132,9 @@ struct RanksAnalysis {
   std::vector<std::int64_t> stragglers;  // most severe first
   std::vector<StragglerCause> causes;    // one per straggler, same order
   std::string verdict;
-  std::vector<std::string> notes;  // e.g. two files with the same rank, mismatched collectives
+  // e.g. two files with the same rank, mismatched collectives, a warm-up
+  // step, ranks whose steps come from different marks
+  std::vector<std::string> notes;
 };
 
 // `tables` in any order; each rank once (a rank given twice is noted and

@@ -3,7 +3,7 @@
 // of many ranks concatenate. The schema is fixed and versioned
 // (kTablesSchemaVersion; docs/ranks.md lists every column with its type and
 // unit). Times are integer nanoseconds.
-//   meta.csv.gz         schema_version, rank, world_size, file, step_source
+//   meta.csv.gz         schema_version, rank, world_size, file, step_source, step_name
 //   steps.csv.gz        one row per step
 //   collectives.csv.gz  one row per collective kernel
 //   kernels.csv.gz      one row per kernel name
@@ -18,7 +18,7 @@
 
 namespace gapscope::ranks {
 
-inline constexpr int kTablesSchemaVersion = 1;
+inline constexpr int kTablesSchemaVersion = 2;
 
 // The table names above, without ".csv.gz", in that order.
 const std::vector<std::string>& tableNames();
