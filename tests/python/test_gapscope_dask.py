@@ -200,8 +200,10 @@ class AgainstCliOnRealDdp(unittest.TestCase):
     torch.profiler on each rank: 2 ranks on two H100s (tests/data/h100-ddp),
     rank 1 slowed by 30 ms of CPU work in steps 5 and 12; 4 ranks on four
     H200s (tests/data/h200-ddp4), the same on rank 1 and 20 ms of extra
-    matrix products on rank 3 in steps 8 and 15. Both paths agree byte for
-    byte and name those ranks in those steps."""
+    matrix products on rank 3 in steps 8 and 15; a user's script with no
+    step marks on two H100s (tests/data/h100-user-ddp), rank 1 stalled in
+    iterations 6 and 11. Both paths agree byte for byte and name those
+    ranks in those steps."""
 
     @classmethod
     def setUpClass(cls):
@@ -214,8 +216,8 @@ class AgainstCliOnRealDdp(unittest.TestCase):
     def tearDownClass(cls):
         cls.cluster.close()
 
-    def check(self, folder, job="h100-ddp"):
-        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", job, folder)
+    def both_paths(self, data):
+        """The document and text of `ranks` and of the Dask path, checked equal; the parsed document."""
         cli = run([CLI, "ranks", data, "--format", "json"]).stdout.decode()
         env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
         dask = run([sys.executable, "-m", "gapscope_dask", "--scheduler", self.cluster.scheduler_address, "--cli", CLI,
@@ -225,7 +227,10 @@ class AgainstCliOnRealDdp(unittest.TestCase):
         dask_text = run([sys.executable, "-m", "gapscope_dask", "--scheduler", self.cluster.scheduler_address,
                          "--cli", CLI, data], env=env).stdout
         self.assertEqual(dask_text, text)
-        doc = json.loads(cli)
+        return json.loads(cli)
+
+    def check(self, folder, job="h100-ddp"):
+        doc = self.both_paths(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", job, folder))
         self.assertEqual(doc["stragglers"][0], 1)
         slowest = {s["step"]: s["slowest_rank"] for s in doc["steps"] if s["straggling"]}
         self.assertEqual(slowest[5], 1)
@@ -247,6 +252,14 @@ class AgainstCliOnRealDdp(unittest.TestCase):
         self.assertEqual(slowest, {5: 1, 8: 3, 12: 1, 15: 3})
         self.assertEqual(doc["stragglers"], [1, 3])
         self.assertIn("sgemm", doc["causes"][1]["slower_kernel"])
+
+    def test_unmarked_user_script_with_a_warm_up(self):
+        # tests/data/h100-user-ddp: no step marks, a start-up step, rank 1 stalled in iterations 6 and 11.
+        for folder in ("gapscope", "torch"):
+            doc = self.both_paths(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                                               "h100-user-ddp", folder))
+            self.assertEqual([s["step"] for s in doc["steps"] if s["warm_up"]], [1])
+            self.assertEqual({s["step"]: s["slowest_rank"] for s in doc["steps"] if s["straggling"]}, {6: 1, 11: 1})
 
     def test_four_ranks_recorded_by_torch_profiler(self):
         doc, slowest = self.check("torch", "h200-ddp4")
