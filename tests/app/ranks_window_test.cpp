@@ -231,11 +231,12 @@ TEST_F(RanksWindowTest, TheMetricChoiceRecoloursAndTheLegendShowsItsRange) {
   EXPECT_EQ(w().legend()->lowest(), durationText(0));
   EXPECT_EQ(w().legend()->highest(), durationText(static_cast<TimeNs>(hi)));
   EXPECT_NE(w().heatMap()->colourOf(lo), w().heatMap()->colourOf(hi));
+  EXPECT_FALSE(w().legend()->warmUpShown());
 }
 
-// A start-up of 20 ms on rank 6 makes step 1 a warm-up: its column stays
-// (its tooltip says why it is grey to the verdict) but the colour scale is
-// the other steps', so their differences still show.
+// A start-up of 20 ms on rank 6 makes step 1 a warm-up: its column stays,
+// grey, named in the key and its tooltips, and the colour scale is the
+// other steps', so their differences still show.
 TEST_F(RanksWindowTest, AWarmUpStepIsOffTheColourScale) {
   bench::RankSetSpec spec = plantedSpec();
   spec.warmUpRank = 6;
@@ -248,8 +249,9 @@ TEST_F(RanksWindowTest, AWarmUpStepIsOffTheColourScale) {
   std::int64_t longest = 0;
   for (int step = 2; step <= spec.steps; ++step) longest = std::max(longest, bench::stepTime(spec, step));
   EXPECT_EQ(grid().range(RankMetric::StepTime).second, static_cast<double>(longest));
-  EXPECT_TRUE(grid().beyondRange(RankMetric::StepTime));
-  EXPECT_EQ(w().legend()->highest(), QStringLiteral("≥ ") + durationText(longest));
+  EXPECT_EQ(w().legend()->highest(), durationText(longest));
+  EXPECT_TRUE(w().legend()->warmUpShown());
+  EXPECT_TRUE(w().findChild<QLabel*>(QStringLiteral("rankTableScope"))->text().contains(QStringLiteral("after the warm-up")));
   EXPECT_TRUE(w().heatMap()->toolTipFor(6, 0).contains(QStringLiteral("warm-up step")));
   EXPECT_FALSE(w().heatMap()->toolTipFor(6, 1).contains(QStringLiteral("warm-up step")));
   EXPECT_FALSE(grid().cell(6, 0).straggling);

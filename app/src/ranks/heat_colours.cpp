@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include <QPalette>
+
 namespace gapscope::app {
 
 namespace {
@@ -15,6 +17,14 @@ constexpr std::array<QRgb, 9> kViridis{0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0
 int mixChannel(int a, int b, double f) { return static_cast<int>(std::lround(a + (b - a) * f)); }
 
 }  // namespace
+
+QColor warmUpColour(const QPalette& palette) {
+  // About a third of the way from the background to the text: a plain grey in either theme.
+  const QColor base = palette.color(QPalette::Base), text = palette.color(QPalette::Text);
+  constexpr double kTowardText = 0.35;
+  return QColor(mixChannel(base.red(), text.red(), kTowardText), mixChannel(base.green(), text.green(), kTowardText),
+                mixChannel(base.blue(), text.blue(), kTowardText));
+}
 
 QColor heatColour(double t) {
   if (!std::isfinite(t)) t = 0;

@@ -27,12 +27,21 @@ void HeatLegend::setRange(const QString& lowest, const QString& highest) {
   update();
 }
 
+void HeatLegend::setWarmUp(bool shown) {
+  warmUp_ = shown;
+  updateGeometry();
+  update();
+}
+
 QString HeatLegend::outlineText() const { return tr("outlined: the slowest rank of a straggling step"); }
+
+QString HeatLegend::warmUpText() const { return tr("grey: warm-up, left out"); }
 
 QSize HeatLegend::sizeHint() const {
   const QFontMetrics fm(font());
-  const int width = fm.horizontalAdvance(lowest_) + kRampWidth + fm.horizontalAdvance(highest_) +
-                    kSwatch + fm.horizontalAdvance(outlineText()) + 6 * kGap;
+  int width = fm.horizontalAdvance(lowest_) + kRampWidth + fm.horizontalAdvance(highest_) + kSwatch +
+              fm.horizontalAdvance(outlineText()) + 6 * kGap;
+  if (warmUp_) width += kSwatch + fm.horizontalAdvance(warmUpText()) + 4 * kGap;
   return {width, fm.height() + 6};
 }
 
@@ -64,6 +73,13 @@ void HeatLegend::paintEvent(QPaintEvent*) {
   x += kSwatch + kGap;
   p.setPen(palette().color(QPalette::WindowText));
   p.drawText(QRect(x, y, width() - x, h), Qt::AlignVCenter, fm.elidedText(outlineText(), Qt::ElideRight, width() - x));
+  if (!warmUp_) return;
+  // Last, so that a narrow window drops it rather than cut the outline's key (the notes name the warm-up too).
+  x += fm.horizontalAdvance(outlineText()) + 3 * kGap;
+  if (x + kSwatch + kGap + fm.horizontalAdvance(warmUpText()) > width()) return;  // whole or not at all
+  p.fillRect(QRect(x, y + (h - kSwatch) / 2, kSwatch, kSwatch), warmUpColour(palette()));
+  x += kSwatch + kGap;
+  p.drawText(QRect(x, y, fm.horizontalAdvance(warmUpText()), h), Qt::AlignVCenter, warmUpText());
 }
 
 }  // namespace gapscope::app

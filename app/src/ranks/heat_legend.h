@@ -1,6 +1,6 @@
 // The heat map's key, on one line under it: the colour scale from the
-// smallest to the largest value of the chosen metric, and what an outlined
-// cell means.
+// smallest to the largest value of the chosen metric, what an outlined
+// cell means, and the grey of a warm-up step where the map has one.
 #pragma once
 
 #include <QWidget>
@@ -16,6 +16,9 @@ class HeatLegend : public QWidget {
   void setRange(const QString& lowest, const QString& highest);
   QString lowest() const { return lowest_; }
   QString highest() const { return highest_; }
+  // Whether the map has a warm-up step, whose grey the key then names.
+  void setWarmUp(bool shown);
+  bool warmUpShown() const { return warmUp_; }
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
@@ -25,9 +28,11 @@ class HeatLegend : public QWidget {
 
  private:
   QString outlineText() const;
+  QString warmUpText() const;
 
   QString lowest_;
   QString highest_;
+  bool warmUp_ = false;
 };
 
 }  // namespace gapscope::app

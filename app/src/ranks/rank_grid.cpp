@@ -136,13 +136,9 @@ std::pair<double, double> RankGrid::range(RankMetric metric) const {
   return {lo, hi};
 }
 
-bool RankGrid::beyondRange(RankMetric metric) const {
-  const auto [lo, hi] = range(metric);
-  for (int row = 0; row < rows(); ++row) {
-    for (int column = 0; column < columns(); ++column) {
-      const auto v = value(metric, row, column);
-      if (v && (*v < lo || *v > hi)) return true;
-    }
+bool RankGrid::hasWarmUp() const {
+  for (int column = 0; column < columns(); ++column) {
+    if (isWarmUp(column)) return true;
   }
   return false;
 }

@@ -61,12 +61,12 @@ class RankGrid {
   std::optional<double> value(RankMetric metric, int row, int column) const;
   // A warm-up step's column (StepRow::warmUp).
   bool isWarmUp(int column) const;
-  // Smallest and largest value over the grid's steps after a warm-up, whose
+  // Whether any column is a warm-up step.
+  bool hasWarmUp() const;
+  // Smallest and largest value over the grid's steps but a warm-up, whose
   // start-up would squash every other colour (all steps when those are all
-  // there is); (0, 0) when it has none. Values beyond it take its end colours.
+  // there is); (0, 0) when it has none.
   std::pair<double, double> range(RankMetric metric) const;
-  // Whether some cell's value lies beyond range(metric).
-  bool beyondRange(RankMetric metric) const;
   const LoadedRanks* ranks() const { return ranks_.get(); }
 
  private:

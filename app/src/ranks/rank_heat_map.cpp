@@ -243,7 +243,7 @@ void RankHeatMap::paintCells(QPainter& p) const {
         p.fillRect(r, missing);
         continue;
       }
-      const QColor fill = colourOf(*v);
+      const QColor fill = grid_.isWarmUp(column) ? warmUpColour(palette()) : colourOf(*v);
       p.fillRect(r, fill);
       // The figure itself where it fits; the tooltip has it otherwise.
       const QString text = metricText(metric_, *v);

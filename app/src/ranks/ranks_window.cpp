@@ -82,12 +82,10 @@ RanksWindow::RanksWindow(QWidget* parent) : QMainWindow(parent), loader_(new Ran
   split_->setStretchFactor(1, 2);
   column->addWidget(split_, 1);
   // A median beside totals reads wrong unless said (3.05 ms a step, 123 ms of collectives).
-  auto* scope = new QLabel(tr("Median step and own time: of the rank's steps. GPU busy: over all its steps. "
-                              "Collectives, wait, transfer and idle: summed over all its steps."),
-                           central);
-  scope->setObjectName(QStringLiteral("rankTableScope"));
-  scope->setWordWrap(true);
-  column->addWidget(scope);
+  scope_ = new QLabel(central);
+  scope_->setObjectName(QStringLiteral("rankTableScope"));
+  scope_->setWordWrap(true);
+  column->addWidget(scope_);
   setCentralWidget(central);
   heatMap_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(heatMap_, &QWidget::customContextMenuRequested, this, &RanksWindow::showCellMenu);
@@ -223,6 +221,11 @@ void RanksWindow::showRanks(std::shared_ptr<const LoadedRanks> ranks) {
   notes_->setVisible(!notes.isEmpty());
   showProblems(*ranks_);
   heatMap_->setGrid(RankGrid(ranks_));
+  scope_->setText(heatMap_->grid().hasWarmUp()
+                      ? tr("Median step and own time: of the rank's steps after the warm-up. GPU busy: over those "
+                           "steps. Collectives, wait, transfer and idle: summed over those steps.")
+                      : tr("Median step and own time: of the rank's steps. GPU busy: over all its steps. "
+                           "Collectives, wait, transfer and idle: summed over all its steps."));
   model_->setAnalysis(std::shared_ptr<const ranks::RanksAnalysis>(ranks_, &ranks_->analysis));
   table_->view()->resizeColumnsToContents();
   updateLegend();
@@ -282,11 +285,8 @@ void RanksWindow::setMetric(RankMetric metric) {
 
 void RanksWindow::updateLegend() {
   const auto [lo, hi] = heatMap_->scale();
-  const RankMetric metric = heatMap_->currentMetric();
-  // A warm-up step off the scale takes its end colour: the ends read "or less" and "or more".
-  const bool beyond = heatMap_->grid().beyondRange(metric);
-  legend_->setRange((beyond ? QStringLiteral("≤ ") : QString()) + metricText(metric, lo),
-                    (beyond ? QStringLiteral("≥ ") : QString()) + metricText(metric, hi));
+  legend_->setRange(metricText(heatMap_->currentMetric(), lo), metricText(heatMap_->currentMetric(), hi));
+  legend_->setWarmUp(heatMap_->grid().hasWarmUp());
 }
 
 QList<int> RanksWindow::selectedRows() const {

@@ -91,6 +91,7 @@ class RanksWindow : public QMainWindow {
   std::shared_ptr<const LoadedRanks> ranks_;
   QLabel* bannerText_ = nullptr;  // files that could not be read
   QLabel* verdict_ = nullptr;  // wraps: never cut
+  QLabel* scope_ = nullptr;    // what the rank table's medians and sums are over
   QLabel* notes_ = nullptr;
   QComboBox* metricChoice_ = nullptr;
   QSplitter* split_ = nullptr;
