@@ -104,10 +104,11 @@ void MainWindow::startRecording() {
 namespace {
 
 // "train" for python3 train.py, "my_app" for ./my_app: the file name a
-// recording is saved under.
+// recording is saved under. Only an interpreter's arguments name the
+// script (./train.py -m x is train.py's own -m).
 QString recordingName(const gpu::ProgramOptions& o) {
   QString name = QFileInfo(QString::fromStdString(o.command.front())).fileName();
-  if (gpu::looksLikePython(o.command.front())) {
+  if (name.startsWith(QStringLiteral("python"))) {
     for (std::size_t i = 1; i < o.command.size(); ++i) {
       const QString arg = QString::fromStdString(o.command[i]);
       if (arg.endsWith(QStringLiteral(".py"))) return QFileInfo(arg).completeBaseName();

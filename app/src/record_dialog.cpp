@@ -140,6 +140,7 @@ QWidget* RecordDialog::makeProgramPage() {
   form->addRow(QString(), programError_);
   connect(command_, &QComboBox::activated, this, &RecordDialog::onRecentPicked);
   connect(command_, &QComboBox::editTextChanged, this, &RecordDialog::onCommandEdited);
+  connect(directory_, &QLineEdit::textChanged, this, [this] { onCommandEdited(command_->currentText()); });
   connect(torchOps_, &QCheckBox::clicked, this, [this] { torchOpsTouched_ = true; });
   connect(capture_, &QComboBox::currentIndexChanged, this, &RecordDialog::updateCaptureName);
   updateCaptureName();
@@ -163,9 +164,12 @@ void RecordDialog::onRecentPicked(int index) {
   if (index >= 0 && index < recent_.size()) setProgram(recent_[index]);
 }
 
-// PyTorch operators follow the program until the user decides.
+// PyTorch operators follow the program (found where it will start) until the user decides.
 void RecordDialog::onCommandEdited(const QString& text) {
-  if (!torchOpsTouched_) torchOps_->setChecked(gpu::looksLikePython(firstWord(text).toStdString()));
+  if (!torchOpsTouched_) {
+    torchOps_->setChecked(
+        gpu::looksLikePython(firstWord(text).toStdString(), directory_->text().trimmed().toStdString()));
+  }
   programError_->hide();
 }
 

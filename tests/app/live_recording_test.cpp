@@ -16,12 +16,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 #include "app_test_support.h"
 #include "gapscope/io/chrome_reader.h"
@@ -165,6 +167,27 @@ TEST(RecordDialog, YourProgramPageGivesTheRecorderOptionsOrSaysWhatIsWrong) {
   EXPECT_EQ(dialog.programOptions().environment, (std::vector<std::string>{"A=1", "B=two words"}));
   EXPECT_FALSE(dialog.programOptions().killOnStop);
   EXPECT_EQ(recentPrograms().front(), c);
+}
+
+// ./train.py is found where the program will start: the Working directory.
+TEST(RecordDialog, AScriptIsTakenForPythonInTheWorkingDirectory) {
+  ensureApp();
+  QTemporaryDir dir;
+  QFile script(dir.filePath(QStringLiteral("train.py")));
+  ASSERT_TRUE(script.open(QIODevice::WriteOnly));
+  script.write("#!/usr/bin/env python3\nprint('hello')\n");
+  script.close();
+  script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+  RecordDialog dialog;
+  dialog.showProgramPage();
+  auto* command = dialog.findChild<QComboBox*>(QStringLiteral("programCommand"));
+  auto* directory = dialog.findChild<QLineEdit*>(QStringLiteral("programDirectory"));
+  auto* torchOps = dialog.findChild<QCheckBox*>(QStringLiteral("programTorchOps"));
+  ASSERT_TRUE(command && directory && torchOps);
+  command->setEditText(QStringLiteral("./train.py --epochs 1"));
+  EXPECT_FALSE(torchOps->isChecked()) << "not in gapscope's own folder";
+  directory->setText(dir.path());
+  EXPECT_TRUE(torchOps->isChecked());
 }
 
 TEST(LiveRecording, SnapshotsAreSavedThenShownAndTheViewFollowsUntilThePan) {

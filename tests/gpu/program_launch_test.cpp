@@ -121,9 +121,22 @@ TEST(LooksLikePython, ByTheProgramsNameOrItsShebangLine) {
   const std::string dir = ::testing::TempDir() + "/looks-like-python";
   EXPECT_TRUE(looksLikePython(scriptIn(dir, "train.py", "#!/usr/bin/env python3")));
   EXPECT_TRUE(looksLikePython(scriptIn(dir, "torchrun", "#!/opt/venv/bin/python3.12")));
+  EXPECT_TRUE(looksLikePython(scriptIn(dir, "env-s", "#!/usr/bin/env -S PYTHONUNBUFFERED=1 python3 -u\r")));
+  EXPECT_TRUE(looksLikePython(scriptIn(dir, "pypy", "#!/usr/bin/pypy3")));
   EXPECT_FALSE(looksLikePython(scriptIn(dir, "run.sh", "#!/bin/sh")));
+  EXPECT_FALSE(looksLikePython(scriptIn(dir, "tools", "#!/home/me/python-tools/bin/bash")));
   EXPECT_FALSE(looksLikePython(scriptIn(dir, "notes", "python is named here, but not on a #! line")));
   EXPECT_FALSE(looksLikePython(dir + "/missing"));
+  // pip's launcher where the interpreter's path is too long or spaced for a #! line.
+  EXPECT_TRUE(looksLikePython(scriptIn(dir, "long-torchrun", "#!/bin/sh\n'''exec' \"/opt/my envs/x/bin/python3.12\" \"$0\" \"$@\"\n' '''")));
+  EXPECT_FALSE(looksLikePython(scriptIn(dir, "plain-sh", "#!/bin/sh\nexec python3 \"$@\"")));
+}
+
+TEST(LooksLikePython, ARelativePathIsFoundInTheWorkingDirectory) {
+  const std::string dir = ::testing::TempDir() + "/looks-like-python-cwd";
+  scriptIn(dir, "train.py", "#!/usr/bin/env python3");
+  EXPECT_TRUE(looksLikePython("./train.py", dir));
+  EXPECT_FALSE(looksLikePython("./train.py", dir + "/elsewhere"));
 }
 
 TEST(LooksLikePython, ALaunchersNameIsLookedUpOnPathAsTheShellWould) {

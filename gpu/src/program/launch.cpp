@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include "gapscope/io/heap_setup.h"
 
@@ -146,12 +147,16 @@ int shellStatus(int status) {
 namespace gapscope::gpu {
 namespace {
 
-// The file a command runs: a path as given, a bare name as the shell finds
-// it on PATH (the first executable file of that name); "" when none.
-std::string programFile(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
+// The file a command runs: a path with a slash as given (under
+// `workingDirectory` when relative and one is given, where the program
+// starts), a bare name as posix_spawnp finds it on PATH (/bin:/usr/bin
+// without one); "" when none.
+std::string programFile(const std::string& program, const std::string& workingDirectory) {
+  if (program.find('/') != std::string::npos) {
+    return program.front() == '/' || workingDirectory.empty() ? program : workingDirectory + "/" + program;
+  }
   const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
+  const std::string dirs = path ? path : "/bin:/usr/bin";
   for (std::size_t from = 0; from <= dirs.size();) {
     std::size_t to = dirs.find(':', from);
     if (to == std::string::npos) to = dirs.size();
@@ -163,24 +168,71 @@ std::string programFile(const std::string& program) {
   return {};
 }
 
-// A script whose first line is a #! naming Python (torchrun, accelerate,
-// deepspeed: launchers installed as Python entry points).
-bool hasPythonShebang(const std::string& file) {
+bool isPythonName(std::string_view path) {
+  const std::string_view name = path.substr(path.find_last_of('/') + 1);
+  return name.substr(0, 6) == "python" || name.substr(0, 4) == "pypy";
+}
+
+// The words of one line, split at blanks, quotes around them taken off.
+std::vector<std::string_view> wordsOf(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::size_t end = i;
+    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+    std::string_view word = line.substr(i, end - i);
+    while (!word.empty() && (word.front() == '\'' || word.front() == '"')) word.remove_prefix(1);
+    while (!word.empty() && (word.back() == '\'' || word.back() == '"' || word.back() == '\r')) word.remove_suffix(1);
+    if (!word.empty()) words.push_back(word);
+    i = end;
+  }
+  return words;
+}
+
+// The interpreter a #! line runs: its program, or what `env` runs (its
+// options and VAR=value words skipped).
+std::string_view interpreterOf(std::string_view shebang) {
+  const std::vector<std::string_view> words = wordsOf(shebang.substr(2));
+  if (words.empty()) return {};
+  const std::string_view program = words.front();
+  if (program.substr(program.find_last_of('/') + 1) != "env") return program;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i].front() != '-' && words[i].find('=') == std::string_view::npos) return words[i];
+  }
+  return {};
+}
+
+// A script whose #! line runs Python (torchrun, accelerate, deepspeed:
+// launchers installed as Python entry points), or pip's /bin/sh trampoline
+// for an interpreter path too long or spaced for a #! line, whose second
+// line is '''exec' "/long/path/python3" "$0" "$@".
+bool runsPython(const std::string& file) {
   std::FILE* f = file.empty() ? nullptr : std::fopen(file.c_str(), "rb");
   if (!f) return false;
-  char head[256];
+  char head[512];
   const std::size_t n = std::fread(head, 1, sizeof head, f);
   std::fclose(f);
   const std::string_view text(head, n);
   if (text.substr(0, 2) != "#!") return false;
-  return text.substr(0, text.find('\n')).find("python") != std::string_view::npos;
+  const std::size_t firstEnd = text.find('\n');
+  const std::string_view interpreter = interpreterOf(text.substr(0, firstEnd));
+  if (isPythonName(interpreter)) return true;
+  if (firstEnd == std::string_view::npos || interpreter != "/bin/sh") return false;
+  std::string_view second = text.substr(firstEnd + 1, text.find('\n', firstEnd + 1) - firstEnd - 1);
+  constexpr std::string_view kTrampoline = "'''exec' ";
+  if (second.substr(0, kTrampoline.size()) != kTrampoline) return false;
+  second.remove_prefix(kTrampoline.size());
+  // The interpreter's path, in quotes when it has a space.
+  const bool quoted = !second.empty() && (second.front() == '"' || second.front() == '\'');
+  const std::size_t end = quoted ? second.find(second.front(), 1) : second.find(' ');
+  return isPythonName(quoted ? second.substr(1, end - 1) : second.substr(0, end));
 }
 
 }  // namespace
 
-bool looksLikePython(const std::string& program) {
-  return std::filesystem::path(program).filename().string().rfind("python", 0) == 0 ||
-         hasPythonShebang(programFile(program));
+bool looksLikePython(const std::string& program, const std::string& workingDirectory) {
+  return isPythonName(program) || runsPython(programFile(program, workingDirectory));
 }
 
 }  // namespace gapscope::gpu

@@ -121,11 +121,13 @@ bool stillRunning(const ProgramRecordingResult& result, const RecordedProcess& p
 // a recording stopped early, no process that used CUDA.
 std::vector<ImportIssue> recordingIssues(const ProgramRecordingResult& result);
 
-// python, python3, python3.12, /usr/bin/python3 ..., and scripts whose #!
-// line names Python, found as the shell finds them (torchrun, accelerate,
-// deepspeed, ./train.py): programs that get PyTorch operator ranges unless
-// the user says otherwise.
-bool looksLikePython(const std::string& program);
+// python, python3, /usr/bin/python3.12, pypy3 ..., and scripts that run
+// Python: a #! line naming it (directly or through env), or pip's /bin/sh
+// trampoline for a long interpreter path (torchrun, accelerate, deepspeed,
+// ./train.py), found as the program will be (a relative path under the
+// working directory, a bare name on PATH): programs that get PyTorch
+// operator ranges unless the user says otherwise.
+bool looksLikePython(const std::string& program, const std::string& workingDirectory = {});
 
 // Where the injection library and the torch-ops sitecustomize folder are;
 // the error names where it looked.
