@@ -207,7 +207,7 @@ def analyze_parts(client, parts: Sequence) -> dict:
     usual = 0
     if kept_parts:
         marks = client.gather(client.map(S.part_steps, kept_parts))  # by rank, as kept is
-        warm_ups = sorted({number for _mark, numbers in marks for number in numbers})
+        warm_ups, rank_only, only_warm = S.warm_ups_of(ranks, [steps for _mark, steps in marks])
         latest = tree_reduce(client, S.merge_latest, client.map(S.collective_starts, kept_parts))
         figures = client.map(S.rank_figures, kept_parts, ranks, latest=latest, warm_ups=warm_ups)
         rows = client.gather(client.map(S.figures_row, figures))  # by rank, as kept is
@@ -226,7 +226,7 @@ def analyze_parts(client, parts: Sequence) -> dict:
         note = S.mismatched_collectives_note(merged)
         if note:
             notes.append(note)
-        notes += S.warm_up_notes(steps)
+        notes += S.warm_up_notes(steps, rank_only, only_warm)
         note = S.mixed_step_marks_note([(rank, mark) for rank, (mark, _numbers) in zip(ranks, marks)])
         if note:
             notes.append(note)

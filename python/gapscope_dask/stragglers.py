@@ -112,9 +112,31 @@ def step_mark(part: dict) -> str:
     return "the whole trace"
 
 
-def part_steps(part: dict) -> Tuple[str, List[int]]:
-    """What the client needs of a rank's steps: its step mark and its warm-up step numbers."""
-    return step_mark(part), [s[S_STEP] for s in part["steps"] if s[S_WARM_UP]]
+def part_steps(part: dict) -> Tuple[str, List[Tuple[int, bool]]]:
+    """What the client needs of a rank's steps: its step mark and each step's number and warm-up flag."""
+    return step_mark(part), [(s[S_STEP], s[S_WARM_UP]) for s in part["steps"]]
+
+
+def warm_ups_of(ranks: Sequence[int], steps_of_ranks: Sequence[List[Tuple[int, bool]]]):
+    """markWarmUpSteps: (the set's warm-up step numbers, {step: [ranks]} of a
+    rank's own warm-up that most ranks do not share, [ranks with nothing but
+    warm-ups]), over the ranks' part_steps in rank order."""
+    counts: Dict[int, List[int]] = {}
+    for steps in steps_of_ranks:
+        for number, warm in steps:
+            c = counts.setdefault(number, [0, 0])
+            c[0] += 1 if warm else 0
+            c[1] += 1
+    of_set = {number for number, (warm, having) in counts.items() if warm > 0 and 2 * warm >= having}
+    rank_only: Dict[int, List[int]] = {}
+    only_warm: List[int] = []
+    for rank, steps in zip(ranks, steps_of_ranks):
+        for number, warm in steps:
+            if warm and number not in of_set:
+                rank_only.setdefault(number, []).append(rank)
+        if all(warm or number in of_set for number, warm in steps):
+            only_warm.append(rank)
+    return sorted(of_set), {n: rank_only[n] for n in sorted(rank_only)}, only_warm
 
 
 def collective_starts(part: dict) -> Dict[Tuple[int, int], int]:
@@ -155,6 +177,10 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int], warm
     and per step what stepRow, extraIdle, causeOf and
     noteMismatchedCollectives read of it."""
     warm = set(warm_ups)
+
+    def left_out(s: tuple) -> bool:  # RankStep::warmUp once marked: its own warm-up or the set's
+        return s[S_WARM_UP] or s[S_STEP] in warm
+
     waits: Dict[int, int] = {}
     for step, index, start, dur in part["collectives"]:
         waits[step] = waits.get(step, 0) + collective_wait(start, dur, latest[(step, index)])
@@ -163,8 +189,8 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int], warm
     def own_time(s: tuple) -> int:
         return max(0, s[S_TIME] - waits.get(s[S_STEP], 0))
 
-    # rankRow, its warm-up steps left out
-    counted = [s for s in steps if s[S_STEP] not in warm]
+    # rankRow, its warm-up steps left out (all kept when nothing else is left: onlyWarmUps)
+    counted = [s for s in steps if not left_out(s)] or list(steps)
     busy = active = collective_ns = collectives = wait_ns = 0
     idle = [0, 0, 0, 0]
     for s in counted:
@@ -197,7 +223,7 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int], warm
         "consistently_slow": False,
     }
     # Per step number, findStep's step: (rank, own time, step time, wait or None, idle by cause,
-    # busy outside collectives: computeBusy).
+    # busy outside collectives: computeBusy, left out: not judgedStep's).
     per_step: Dict[int, tuple] = {}
     counts: Dict[int, int] = {}
     for step, _index, _start, _dur in part["collectives"]:
@@ -210,7 +236,7 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int], warm
             found = _find_step(steps, number)
             if found is not None:
                 per_step[number] = (rank, own_time(found), found[S_TIME], waits.get(number), tuple(found[S_IDLE]),
-                                    max(0, found[S_BUSY] - found[S_COLLECTIVE_NS]))
+                                    max(0, found[S_BUSY] - found[S_COLLECTIVE_NS]), left_out(found))
     return {"row": row, "per_step": per_step, "waits": waits, "collective_counts": collective_counts}
 
 
@@ -266,8 +292,10 @@ def step_rows(merged: dict, warm_ups: Sequence[int] = ()) -> List[dict]:
     rows = []
     for number in sorted(merged["entries"]):
         entries = sorted(merged["entries"][number], key=lambda e: e[0])  # by rank, as the C++ iterates
+        if number not in warm:
+            entries = [e for e in entries if not e[6]]  # judgedStep
         slowest_rank, slowest_ns, max_wait = UNKNOWN_RANK, 0, 0
-        for i, (rank, own, _time, wait, _idle, _busy) in enumerate(entries):
+        for i, (rank, own, _time, wait, _idle, _busy, _left_out) in enumerate(entries):
             if i == 0 or own > slowest_ns:
                 slowest_rank, slowest_ns = rank, own
             if wait is not None:
@@ -312,6 +340,8 @@ def mark_typical_excess(rows: List[dict], steps: List[dict], merged: dict) -> No
         if step["ranks"] < 2 or step["warm_up"]:
             continue
         for entry in merged["entries"][step["step"]]:
+            if entry[6]:
+                continue
             excesses[entry[0]].append(entry[1] - step["median_ns"])
             medians[entry[0]].append(step["median_ns"])
     for rank, row in by_rank.items():
@@ -368,9 +398,10 @@ def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
             continue
         slowest = step["slowest_rank"] == rank
         entries = merged["entries"].get(step["step"], ())
-        own = next((e for e in entries if e[0] == rank), None)
+        mine = next((e for e in entries if e[0] == rank), None)
+        own = mine if mine is not None and not mine[6] else None  # judgedStep
         if slowest and (step["straggling"] or not has_straggling_steps):
-            own_wait = own[3] if own is not None and own[3] is not None else 0
+            own_wait = mine[3] if mine is not None and mine[3] is not None else 0
             others_waited += merged["wait_totals"].get(step["step"], 0) - own_wait
         if has_straggling_steps and not (slowest and step["straggling"]):
             continue
@@ -384,7 +415,7 @@ def cause_without_kernel(row: dict, steps: List[dict], merged: dict) -> dict:
     if found:
         # extraIdle and extraBusy: its idle by cause and its busy time outside collectives in the
         # worst step, less the median over the ranks having that step.
-        entries = merged["entries"][worst]
+        entries = [e for e in merged["entries"][worst] if not e[6]]
         own_entry = next(e for e in entries if e[0] == rank)
         extra = [max(0, own_entry[4][c] - lower_median(e[4][c] for e in entries)) for c in range(4)]
         extra_busy = max(0, own_entry[5] - lower_median(e[5] for e in entries))
@@ -463,7 +494,8 @@ def _judged_steps(steps: List[dict]) -> str:
     """judgedSteps."""
     warm_ups = sum(1 for s in steps if s["warm_up"])
     n = len(steps) - warm_ups
-    return "%d %s%s" % (n, "step" if n == 1 else "steps", " after the warm-up" if warm_ups else "")
+    after = "" if warm_ups == 0 else " after the warm-up" if warm_ups == 1 else " after %d warm-up steps" % warm_ups
+    return "%d %s%s" % (n, "step" if n == 1 else "steps", after)
 
 
 def _slowness(row: dict, steps: List[dict]) -> str:
@@ -529,17 +561,30 @@ def mismatched_collectives_note(merged: dict) -> Optional[str]:
     return None
 
 
-def warm_up_notes(steps: List[dict]) -> List[str]:
-    """noteWarmUpSteps: per warm-up step, its median time against the other
-    steps' median of medians, and its slowest rank."""
-    usual = lower_median(s["step_time_median_ns"] for s in steps if not s["warm_up"])
-    return ["step %d is a warm-up (start-up or compilation): %s against a median step of %s, rank %d the slowest "
-            "in it; left out of the ranks' figures and the straggler analysis"
-            % (s["step"], millis(s["step_time_median_ns"]), millis(usual), s["slowest_rank"])
-            for s in steps if s["warm_up"]]
-
-
 RANKS_LISTED = 8  # kRanksListed
+
+
+def _rank_list(ranks: Sequence[int]) -> str:
+    """rankList."""
+    listed = ", ".join(str(r) for r in ranks[:RANKS_LISTED]) + (", ..." if len(ranks) > RANKS_LISTED else "")
+    return ("rank " if len(ranks) == 1 else "ranks ") + listed
+
+
+def warm_up_notes(steps: List[dict], rank_only: Dict[int, List[int]], only_warm: List[int]) -> List[str]:
+    """noteWarmUpSteps."""
+    usual = lower_median(s["step_time_median_ns"] for s in steps if not s["warm_up"])
+    notes = ["step %d is a warm-up (start-up or compilation): %s against a median step of %s, rank %d the slowest "
+             "in it; left out of the ranks' figures and the straggler analysis"
+             % (s["step"], millis(s["step_time_median_ns"]), millis(usual), s["slowest_rank"])
+             for s in steps if s["warm_up"]]
+    for number, members in rank_only.items():
+        notes.append("step %d is a warm-up on %s but not on most ranks: left out of %s figures (are the ranks' "
+                     "steps numbered alike?)" % (number, _rank_list(members), "its" if len(members) == 1 else "their"))
+    if only_warm:
+        one = len(only_warm) == 1
+        notes.append("%s %s no step but a warm-up: %s figures are of the warm-up"
+                     % (_rank_list(only_warm), "has" if one else "have", "its" if one else "their"))
+    return notes
 
 
 def mixed_step_marks_note(marks: Sequence[Tuple[int, str]]) -> Optional[str]:
@@ -554,9 +599,6 @@ def mixed_step_marks_note(marks: Sequence[Tuple[int, str]]) -> Optional[str]:
             groups.append((mark, [rank]))
     if len(groups) < 2:
         return None
-    parts = []
-    for mark, members in groups:
-        listed = ", ".join(str(r) for r in members[:RANKS_LISTED]) + (", ..." if len(members) > RANKS_LISTED else "")
-        parts.append("%s %s: %s" % ("rank" if len(members) == 1 else "ranks", listed, mark))
+    parts = ["%s: %s" % (_rank_list(members), mark) for mark, members in groups]
     return ("the ranks' steps come from different marks (%s): a step number may not be the same iteration on "
             "every rank" % "; ".join(parts))

@@ -28,7 +28,7 @@ class TablesError(RuntimeError):
     pass
 
 
-def _read(directory: str, table: str):
+def _read(directory: str, table: str, check_columns: bool = True):
     import pandas as pd  # on the worker
 
     path = os.path.join(directory, table + ".csv.gz")
@@ -39,10 +39,15 @@ def _read(directory: str, table: str):
                             encoding="utf-8", encoding_errors="replace")
     except Exception as error:  # pandas raises many kinds; all mean a bad file here
         raise TablesError("%s: %s" % (path, error)) from None
+    if check_columns:
+        _check_columns(frame, path, columns)
+    return frame
+
+
+def _check_columns(frame, path: str, columns: Sequence[str]) -> None:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise TablesError("%s: no column %s" % (path, ", ".join(missing)))
-    return frame
 
 
 def _column(frame, name) -> List:
@@ -52,13 +57,17 @@ def _column(frame, name) -> List:
 def read_rank_part(directory: str) -> dict:
     """The part of one rank that the straggler analysis needs (stragglers.py
     describes it). Raises TablesError naming the file for anything malformed."""
-    meta = _read(directory, "meta")
+    # The version first: another version's tables have other columns, which it explains.
+    meta_path = os.path.join(directory, "meta.csv.gz")
+    meta = _read(directory, "meta", check_columns=False)
+    _check_columns(meta, meta_path, ("schema_version",))
     if len(meta) != 1:
-        raise TablesError("%s: %d rows, expected 1" % (os.path.join(directory, "meta.csv.gz"), len(meta)))
+        raise TablesError("%s: %d rows, expected 1" % (meta_path, len(meta)))
     version = int(meta["schema_version"].iloc[0])
     if version != SCHEMA_VERSION:
-        raise TablesError("%s: schema version %d, this reader knows %d"
-                          % (os.path.join(directory, "meta.csv.gz"), version, SCHEMA_VERSION))
+        raise TablesError("%s: schema version %d, this reader knows %d (export the tables again)"
+                          % (meta_path, version, SCHEMA_VERSION))
+    _check_columns(meta, meta_path, COLUMNS["meta"])
     steps = _read(directory, "steps")
     collectives = _read(directory, "collectives")
     kernels = _read(directory, "kernels")

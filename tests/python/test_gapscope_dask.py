@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -86,6 +87,15 @@ class Pieces(unittest.TestCase):
         self.assertEqual(notes, ["rank 1 given twice: c left out", "b names no rank: taken as rank 2"])
         self.assertEqual(torch_time(1234567), "1.235ms")
         self.assertEqual(torch_time(999), "0.999us")
+
+    def test_tables_of_another_version_are_named_so(self):
+        import gzip
+        from gapscope_dask.tables import TablesError, read_rank_part
+        with tempfile.TemporaryDirectory() as d:
+            with gzip.open(os.path.join(d, "meta.csv.gz"), "wt") as f:
+                f.write("schema_version,rank,world_size,file,step_source\n1,0,2,rank-0.json,profiler_step\n")
+            with self.assertRaisesRegex(TablesError, "schema version 1, this reader knows 2"):
+                read_rank_part(d)
 
     def test_names(self):
         self.assertEqual(table_dir_names(["a/rank-0.json", "b/rank-0.json.gz", "c/x.pt.trace.json"]),
@@ -188,6 +198,30 @@ class AgainstCliWithAWarmUpAndMixedMarks(unittest.TestCase):
         self.assertTrue(any(n.startswith("step 1 is a warm-up") and "rank 6 the slowest in it" in n
                             for n in doc["notes"]), doc["notes"])
         self.assertIn("warm-up", self.cli_text.decode())
+
+    def test_ranks_numbered_otherwise_and_a_rank_with_only_its_warm_up(self):
+        # Rank 5's steps renumbered one up (its warm-up is step 2, which the others do not share) and
+        # rank 7 cut after its first step (nothing but the warm-up): both paths say so alike.
+        odd = os.path.join(self.tmp.name, "odd")
+        run([GEN, odd, "--ranks", "8", "--steps", "10", "--warm-up-rank", "6", "--late-rank", "2", "--late-step", "7"])
+        path = os.path.join(odd, "rank-5.json")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(re.sub(r"ProfilerStep#(\d+)", lambda m: "ProfilerStep#%d" % (int(m.group(1)) + 1), text))
+        path = os.path.join(odd, "rank-7.json")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(re.sub(r'"name": "ProfilerStep#([2-9]|10)"', '"name": "not_a_step"', text))
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        cli = run([CLI, "ranks", odd, "--format", "json"]).stdout.decode()
+        dask = run([sys.executable, "-m", "gapscope_dask", "--workers", "2", "--cli", CLI, "--tables-dir",
+                    os.path.join(self.tmp.name, "odd-tables"), "--format", "json", odd], env=env).stdout.decode()
+        self.assertEqual(dask, cli)
+        notes = " | ".join(json.loads(cli)["notes"])
+        self.assertIn("step 2 is a warm-up on rank 5 but not on most ranks", notes)
+        self.assertIn("rank 7 has no step but a warm-up", notes)
 
     def test_mixed_marks_named(self):
         doc = json.loads(self.dask_json)

@@ -195,6 +195,41 @@ TEST_F(PlantedSet, AWarmUpStepIsMarkedAndLeftOutOfTheStragglerAnalysis) {
   EXPECT_NE(a.notes[0].find(", rank 6 the slowest in it;"), std::string::npos) << a.notes[0];
 }
 
+// A rank whose steps are numbered one further than the others' has its
+// warm-up at step 2: left out of its own figures and named, not taken for
+// the set's; a rank that ended in its first step keeps that step's figures.
+TEST_F(PlantedSet, ARanksOwnWarmUpAndARankWithNothingElse) {
+  RankSetSpec spec = plantedSpec();
+  spec.gapRank = -1;
+  spec.warmUpRank = 6;
+  const auto dir = freshDir("own-warm-up");
+  bench::writeRankSet(dir.string(), spec);
+  RankSet set = loadRankSet(rankFiles({dir.string()}));
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(set.tables.size(), 8u);
+  for (RankTables& t : set.tables) {
+    if (t.rank == 5) {
+      for (RankStep& s : t.steps) ++s.step;
+      for (RankCollective& c : t.collectives) ++c.step;
+    }
+    if (t.rank == 7) t.steps.resize(1);
+  }
+  const TimeNs firstStep = set.tables[7].steps[0].timeNs;
+  const RanksAnalysis a = analyzeRanks(std::move(set.tables));
+  ASSERT_GE(a.steps.size(), 2u);
+  EXPECT_TRUE(a.steps[0].warmUp);
+  EXPECT_FALSE(a.steps[1].warmUp);  // a warm-up on rank 5 alone
+  EXPECT_EQ(a.steps[1].ranks, 6u);   // rank 5's own warm-up is not judged there; rank 7 has no step 2
+  EXPECT_EQ(a.stragglers, (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(a.ranks[7].stepTimeNs, firstStep);  // its one step, not 0
+  EXPECT_EQ(a.ranks[5].stepTimeNs, bench::stepTime(spec, 2));
+  std::string notes;
+  for (const auto& n : a.notes) notes += n + " | ";
+  EXPECT_NE(notes.find("step 2 is a warm-up on rank 5 but not on most ranks: left out of its figures"),
+            std::string::npos) << notes;
+  EXPECT_NE(notes.find("rank 7 has no step but a warm-up: its figures are of the warm-up"), std::string::npos) << notes;
+}
+
 // Without the rule the warm-up step would be the verdict: the same set with
 // a start-up too short to be a warm-up names its rank as a straggler.
 TEST_F(PlantedSet, AShortStartUpIsAStragglingStepLikeAnyOther) {

@@ -145,6 +145,14 @@ TEST(RankTables, CollectivesAreNcclAndGlooKernelsApiRangesAndOperators) {
   EXPECT_TRUE(gapscope::analysis::isCollectiveName("ncclAllReduce"));
   EXPECT_TRUE(gapscope::analysis::isCollectiveName("nccl:all_reduce"));
   EXPECT_TRUE(gapscope::analysis::isCollectiveName("gloo:broadcast"));
+  // The calls, which are never a step: NCCL's API and c10d's backends, not any name with "nccl" in it.
+  for (const char* call : {"ncclAllReduce", "ncclGroupEnd", "nccl:all_reduce", "gloo:broadcast", "ucc:all_gather",
+                           "mpi:barrier"}) {
+    EXPECT_TRUE(gapscope::analysis::isCollectiveCall(call)) << call;
+  }
+  for (const char* other : {"bench_nccl_iter", "ncclbench", "nccl", "train_step", "DistributedDataParallel.forward"}) {
+    EXPECT_FALSE(gapscope::analysis::isCollectiveCall(other)) << other;
+  }
   EXPECT_TRUE(gapscope::analysis::isCollectiveName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
   EXPECT_TRUE(gapscope::analysis::isCollectiveName("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
   EXPECT_TRUE(gapscope::analysis::isCollectiveName("void gloo::cuda_reduce<float>(float*)"));

@@ -19,4 +19,12 @@ bool isCollectiveName(std::string_view name) {
   return containsNoCase(name, "nccl") || containsNoCase(name, "gloo");
 }
 
+bool isCollectiveCall(std::string_view name) {
+  if (name.size() > 4 && name.substr(0, 4) == "nccl" && std::isupper(static_cast<unsigned char>(name[4]))) return true;
+  for (std::string_view backend : {"nccl:", "gloo:", "ucc:", "mpi:"}) {
+    if (name.substr(0, backend.size()) == backend) return true;
+  }
+  return false;
+}
+
 }  // namespace gapscope::analysis

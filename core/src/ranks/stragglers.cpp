@@ -94,18 +94,50 @@ const RankStep* findStep(const RankTables& r, std::int64_t step) {
   return it != r.steps.end() && it->step == step ? &*it : nullptr;
 }
 
-// The step numbers that are a warm-up on any rank, and each rank's steps
-// of those numbers marked as one: the ranks of a job start together.
-void markWarmUpSteps(std::vector<RankTables>& ranks) {
-  std::set<std::int64_t> numbers;
+// The warm-up steps of the set: the step numbers that at least half the
+// ranks having them call their warm-up (the ranks of a job start together,
+// and of two ranks one may fall just short of the rule). A rank's own
+// warm-up at another number (its steps numbered otherwise) stays its own.
+struct WarmUps {
+  std::set<std::int64_t> ofSet;
+  std::map<std::int64_t, std::vector<std::int64_t>> rankOnly;  // step -> ranks, by rank
+};
+
+// Finds them, and marks every rank's steps of the set's warm-up numbers as
+// warm-ups too: RankStep::warmUp then means "left out of this rank's figures".
+WarmUps markWarmUpSteps(std::vector<RankTables>& ranks) {
+  std::map<std::int64_t, std::pair<std::size_t, std::size_t>> counts;  // step -> (ranks calling it a warm-up, having it)
   for (const auto& r : ranks) {
     for (const auto& s : r.steps) {
-      if (s.warmUp) numbers.insert(s.step);
+      auto& [warm, having] = counts[s.step];
+      warm += s.warmUp;
+      ++having;
     }
   }
-  for (auto& r : ranks) {
-    for (auto& s : r.steps) s.warmUp = numbers.count(s.step) > 0;
+  WarmUps w;
+  for (const auto& [step, c] : counts) {
+    if (c.first > 0 && 2 * c.first >= c.second) w.ofSet.insert(step);
   }
+  for (auto& r : ranks) {
+    for (auto& s : r.steps) {
+      if (s.warmUp && !w.ofSet.count(s.step)) w.rankOnly[s.step].push_back(r.rank);
+      s.warmUp = s.warmUp || w.ofSet.count(s.step) > 0;
+    }
+  }
+  return w;
+}
+
+// A rank's step of that number that its figures count: none when it has no
+// such step or it is a warm-up.
+const RankStep* judgedStep(const RankTables& r, std::int64_t step) {
+  const RankStep* s = findStep(r, step);
+  return s && !s->warmUp ? s : nullptr;
+}
+
+// Its steps but the warm-ups; all of them where nothing else is left (a
+// rank that ended in its first step), which noteWarmUpSteps says.
+bool onlyWarmUps(const RankTables& r) {
+  return std::all_of(r.steps.begin(), r.steps.end(), [](const RankStep& s) { return s.warmUp; });
 }
 
 RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
@@ -115,8 +147,9 @@ RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
   row.steps = r.steps.size();
   std::vector<TimeNs> times;
   std::vector<TimeNs> owns;
+  const bool keepAll = onlyWarmUps(r);
   for (const auto& s : r.steps) {
-    if (s.warmUp) continue;
+    if (s.warmUp && !keepAll) continue;
     times.push_back(s.timeNs);
     owns.push_back(ownTime(s, waits));
     row.busyNs += s.busyNs;
@@ -168,16 +201,19 @@ bool standsOut(TimeNs excess, TimeNs usual) {
   return static_cast<double>(excess) > kStragglerSpreadFactor * static_cast<double>(usual);
 }
 
-StepRow stepRow(std::int64_t number, const std::vector<RankTables>& ranks, const std::vector<WaitByStep>& waits) {
+// A warm-up step of the set shows every rank's figures; another step the
+// ranks that count it (a rank's own warm-up at that number is left out).
+StepRow stepRow(std::int64_t number, bool warmUp, const std::vector<RankTables>& ranks,
+                const std::vector<WaitByStep>& waits) {
   StepRow row;
   row.step = number;
+  row.warmUp = warmUp;
   std::vector<TimeNs> owns;
   std::vector<TimeNs> times;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
-    const RankStep* s = findStep(ranks[i], number);
+    const RankStep* s = warmUp ? findStep(ranks[i], number) : judgedStep(ranks[i], number);
     if (!s) continue;
     const TimeNs own = ownTime(*s, waits[i]);
-    row.warmUp = s->warmUp;
     owns.push_back(own);
     times.push_back(s->timeNs);
     if (row.ranks == 0 || own > row.slowestNs) {
@@ -200,7 +236,7 @@ void markTypicalExcess(RanksAnalysis& result, const std::vector<RankTables>& ran
     std::vector<TimeNs> excesses;
     std::vector<TimeNs> medians;
     for (const auto& row : result.steps) {
-      const RankStep* own = row.ranks < 2 || row.warmUp ? nullptr : findStep(ranks[i], row.step);
+      const RankStep* own = row.ranks < 2 || row.warmUp ? nullptr : judgedStep(ranks[i], row.step);
       if (!own) continue;
       excesses.push_back(ownTime(*own, waits[i]) - row.medianNs);
       medians.push_back(row.medianNs);
@@ -232,11 +268,11 @@ void judgeSteps(RanksAnalysis& result) {
 
 analysis::IdleByCause extraIdle(const RankTables& straggler, std::int64_t step, const std::vector<RankTables>& ranks) {
   analysis::IdleByCause extra;
-  const RankStep* own = findStep(straggler, step);
+  const RankStep* own = judgedStep(straggler, step);
   for (std::size_t c = 0; c < kGapCauseCount; ++c) {
     std::vector<TimeNs> values;
     for (const auto& r : ranks) {
-      if (const RankStep* s = findStep(r, step)) values.push_back(s->idle.ns[c]);
+      if (const RankStep* s = judgedStep(r, step)) values.push_back(s->idle.ns[c]);
     }
     extra.ns[c] = std::max<TimeNs>(0, own->idle.ns[c] - lowerMedian(values));
   }
@@ -250,9 +286,9 @@ TimeNs computeBusy(const RankStep& s) { return std::max<TimeNs>(0, s.busyNs - s.
 TimeNs extraBusy(const RankTables& straggler, std::int64_t step, const std::vector<RankTables>& ranks) {
   std::vector<TimeNs> values;
   for (const auto& r : ranks) {
-    if (const RankStep* s = findStep(r, step)) values.push_back(computeBusy(*s));
+    if (const RankStep* s = judgedStep(r, step)) values.push_back(computeBusy(*s));
   }
-  return std::max<TimeNs>(0, computeBusy(*findStep(straggler, step)) - lowerMedian(values));
+  return std::max<TimeNs>(0, computeBusy(*judgedStep(straggler, step)) - lowerMedian(values));
 }
 
 void slowerKernel(const RankTables& straggler, const std::vector<RankTables>& ranks, StragglerCause& cause) {
@@ -295,7 +331,7 @@ StragglerCause causeOf(std::size_t index, const RanksAnalysis& result, const std
       }
     }
     if (hasStragglingSteps && !(slowest && step.straggling)) continue;
-    const RankStep* own = findStep(straggler, step.step);
+    const RankStep* own = judgedStep(straggler, step.step);
     if (!own) continue;
     const TimeNs excess = ownTime(*own, waits[index]) - step.medianNs;
     if (!found || excess > cause.excessNs) {
@@ -360,12 +396,16 @@ std::string stepList(const std::vector<std::int64_t>& steps) {
   return steps.size() > kNamedStepsShown ? s + ", ..." : s;
 }
 
-// "16 steps", or "15 steps after the warm-up": the steps the verdict judges.
+// "16 steps", "15 steps after the warm-up", "14 steps after 2 warm-up
+// steps": the steps the verdict judges.
 std::string judgedSteps(const RanksAnalysis& r) {
   const auto warmUps = static_cast<std::size_t>(
       std::count_if(r.steps.begin(), r.steps.end(), [](const StepRow& s) { return s.warmUp; }));
   const std::size_t n = r.steps.size() - warmUps;
-  return std::to_string(n) + (n == 1 ? " step" : " steps") + (warmUps > 0 ? " after the warm-up" : "");
+  const std::string after = warmUps == 0 ? ""
+                            : warmUps == 1 ? " after the warm-up"
+                                           : " after " + std::to_string(warmUps) + " warm-up steps";
+  return std::to_string(n) + (n == 1 ? " step" : " steps") + after;
 }
 
 // How a straggler is slow: in which steps, and whether in a typical one.
@@ -440,9 +480,20 @@ void noteMismatchedCollectives(const std::vector<RankTables>& ranks, std::vector
   }
 }
 
-// One note per warm-up step: its median time against the other steps'
-// usual one, and the rank that held it up (whose start-up was the longest).
-void noteWarmUpSteps(const RanksAnalysis& result, std::vector<std::string>& notes) {
+// "rank 3" or "ranks 1, 5, ...": at most kRanksListed numbers.
+constexpr std::size_t kRanksListed = 8;
+std::string rankList(const std::vector<std::int64_t>& ranks) {
+  std::string list = ranks.size() == 1 ? "rank " : "ranks ";
+  for (std::size_t i = 0; i < ranks.size() && i < kRanksListed; ++i) list += (i ? ", " : "") + std::to_string(ranks[i]);
+  return ranks.size() > kRanksListed ? list + ", ..." : list;
+}
+
+// What was left out as a warm-up: each warm-up step of the set (its median
+// time against the other steps' usual one, and the rank that held it up);
+// a rank's own warm-up that most ranks do not share (its steps numbered
+// otherwise); a rank with nothing but warm-ups, whose figures are of those.
+void noteWarmUpSteps(const RanksAnalysis& result, const WarmUps& w, const std::vector<RankTables>& ranks,
+                     std::vector<std::string>& notes) {
   std::vector<TimeNs> usual;
   for (const auto& s : result.steps) {
     if (!s.warmUp) usual.push_back(s.stepTimeMedianNs);
@@ -453,6 +504,20 @@ void noteWarmUpSteps(const RanksAnalysis& result, std::vector<std::string>& note
                     millis(s.stepTimeMedianNs) + " against a median step of " + millis(lowerMedian(usual)) +
                     ", rank " + std::to_string(s.slowestRank) +
                     " the slowest in it; left out of the ranks' figures and the straggler analysis");
+  }
+  for (const auto& [step, members] : w.rankOnly) {
+    notes.push_back("step " + std::to_string(step) + " is a warm-up on " + rankList(members) +
+                    " but not on most ranks: left out of " + (members.size() == 1 ? "its" : "their") +
+                    " figures (are the ranks' steps numbered alike?)");
+  }
+  std::vector<std::int64_t> onlyWarm;
+  for (const auto& r : ranks) {
+    if (onlyWarmUps(r)) onlyWarm.push_back(r.rank);
+  }
+  if (!onlyWarm.empty()) {
+    notes.push_back(rankList(onlyWarm) + (onlyWarm.size() == 1 ? " has" : " have") +
+                    " no step but a warm-up: " + (onlyWarm.size() == 1 ? "its" : "their") +
+                    " figures are of the warm-up");
   }
 }
 
@@ -465,8 +530,6 @@ std::string stepMarkOf(const RankTables& r) {
   }
   return "the whole trace";
 }
-
-constexpr std::size_t kRanksListed = 8;
 
 // A note when the ranks' steps come from different marks (one rank logs in
 // a range of its own, another has no ProfilerStep#N): step N of one rank
@@ -481,13 +544,7 @@ void noteMixedStepMarks(const std::vector<RankTables>& ranks, std::vector<std::s
   }
   if (groups.size() < 2) return;
   std::string list;
-  for (const auto& [mark, members] : groups) {
-    list += list.empty() ? "" : "; ";
-    list += members.size() == 1 ? "rank " : "ranks ";
-    for (std::size_t i = 0; i < members.size() && i < kRanksListed; ++i) list += (i ? ", " : "") + std::to_string(members[i]);
-    if (members.size() > kRanksListed) list += ", ...";
-    list += ": " + mark;
-  }
+  for (const auto& [mark, members] : groups) list += (list.empty() ? "" : "; ") + rankList(members) + ": " + mark;
   notes.push_back("the ranks' steps come from different marks (" + list +
                   "): a step number may not be the same iteration on every rank");
 }
@@ -501,7 +558,7 @@ TimeNs collectiveWait(TimeNs start, TimeNs dur, TimeNs latestStart) {
 RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
   RanksAnalysis result;
   std::vector<RankTables> ranks = uniqueRanks(std::move(tables), result.notes);
-  markWarmUpSteps(ranks);
+  const WarmUps warmUps = markWarmUpSteps(ranks);
   const auto latest = latestStarts(ranks);
   std::vector<WaitByStep> waits;
   for (const auto& r : ranks) waits.push_back(waitsOf(r, latest));
@@ -509,7 +566,9 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
     result.ranks.push_back(rankRow(ranks[i], waits[i]));
     for (const auto& [step, wait] : waits[i]) result.waits.push_back({ranks[i].rank, step, wait});
   }
-  for (std::int64_t number : allStepNumbers(ranks)) result.steps.push_back(stepRow(number, ranks, waits));
+  for (std::int64_t number : allStepNumbers(ranks)) {
+    result.steps.push_back(stepRow(number, warmUps.ofSet.count(number) > 0, ranks, waits));
+  }
   markTypicalExcess(result, ranks, waits);
   judgeSteps(result);
   for (const auto& step : result.steps) {
@@ -535,7 +594,7 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
     result.causes.push_back(causeOf(i, result, ranks, waits));
   }
   noteMismatchedCollectives(ranks, result.notes);
-  noteWarmUpSteps(result, result.notes);
+  noteWarmUpSteps(result, warmUps, ranks, result.notes);
   noteMixedStepMarks(ranks, result.notes);
   result.verdict = verdictOf(result);
   return result;

@@ -41,7 +41,7 @@ Candidates collectCandidates(const Trace& trace) {
       std::int8_t& known = nameIs[s.name];
       if (known == Unknown) {
         const std::string_view name = trace.str(s.name);
-        known = isProfilerStepName(name) ? ProfilerStep : isCollectiveName(name) ? Collective : Other;
+        known = isProfilerStepName(name) ? ProfilerStep : isCollectiveCall(name) ? Collective : Other;
       }
       if (known == ProfilerStep) {
         c.profilerSteps.push_back(i);
