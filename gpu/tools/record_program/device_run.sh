@@ -252,12 +252,14 @@ user() {
 
 # A user's unmarked DDP script (user_ddp.py: DistributedSampler, DataLoader
 # workers, AMP, AdamW, rank 0 logs; rank 1 stalls SLOW_MS before backward in
-# iterations SLOW_ITERS) on NPROC GPUs: untraced UNTRACED times (default 2)
-# for the ranks' own iteration times, recorded by `record -o DIR/ --` (the
-# default, operators on) and under torch.profiler without a schedule; then
-# `ranks` on both folders. Everything comes back in user-ranks.tar.gz.
+# iterations SLOW_ITERS) on NPROC GPUs, eager and under torch.compile:
+# untraced UNTRACED times each (default 1) for the ranks' own iteration
+# times, recorded by `record -o DIR/ --` (the default, operators on), and
+# eager under torch.profiler without a schedule; then `ranks` on each
+# folder and `diff` of each rank's eager and compiled recordings.
+# Everything comes back in user-ranks.tar.gz.
 user_ranks() {
-  local U=$W/user-ranks k run=(torchrun)
+  local U=$W/user-ranks k v flag r run=(torchrun)
   command -v torchrun > /dev/null || run=(python3 -m torch.distributed.run)
   local prog=("${run[@]}" --standalone --nproc-per-node "$NPROC" "$HERE/user_ddp.py" --slow-rank 1
               --slow-iters "${SLOW_ITERS:-6,11}" --slow-ms "${SLOW_MS:-40}")
@@ -265,25 +267,33 @@ user_ranks() {
   nvidia-smi -L | tee -a "$R"
   ranks_build
   rm -rf "$U" && mkdir -p "$U"
-  for k in $(seq 1 "${UNTRACED:-2}"); do
-    timeout 240 "${prog[@]}" > "$U/untraced-$k.log" 2>&1
-    echo "untraced $k: exit $?" >> "$R"
+  for v in eager compiled; do
+    flag=; [ "$v" = compiled ] && flag=--compile
+    for k in $(seq 1 "${UNTRACED:-1}"); do
+      timeout 300 "${prog[@]}" $flag > "$U/$v-untraced-$k.log" 2>&1
+      echo "$v untraced $k: exit $?" >> "$R"
+    done
+    log "record -o DIR/ -- ${prog[*]} $flag"
+    timeout 400 "$CLI" record -o "$U/gapscope-$v/" -- "${prog[@]}" $flag > "$U/gapscope-$v.log" 2>&1
+    ranks_ran "gapscope $v" $? "$U/gapscope-$v"
   done
-  log "record -o DIR/ -- ${prog[*]}"
-  timeout 400 "$CLI" record -o "$U/gapscope/" -- "${prog[@]}" > "$U/gapscope.log" 2>&1
-  ranks_ran gapscope $? "$U/gapscope"
-  log "the same under torch.profiler without a schedule"
+  log "eager under torch.profiler without a schedule"
   timeout 300 "${prog[@]}" --torch-profile "$U/torch" > "$U/torch.log" 2>&1
   ranks_ran torch $? "$U/torch"
   gzip -f "$U"/torch/*.json
-  for d in gapscope torch; do
+  for d in gapscope-eager gapscope-compiled torch; do
     timeout 120 "$CLI" ranks "$U/$d" > "$U/ranks-$d.txt" 2>&1
     timeout 120 "$CLI" ranks "$U/$d" --format json > "$U/ranks-$d.json" 2>> "$U/ranks-$d.txt"
     for f in "$U/$d"/rank-*.json.gz; do "$CLI" summary "$f" | grep -E "^(Steps|Verdict)" >> "$U/ranks-$d.txt"; done
   done
-  ( cd "$U" && tar -czf "$OUT/user-ranks.tar.gz" *.log *.txt *.json gapscope torch )
+  for r in $(seq 0 $((NPROC - 1))); do
+    timeout 120 "$CLI" diff "$U/gapscope-eager/rank-$r.json.gz" "$U/gapscope-compiled/rank-$r.json.gz" \
+      > "$U/diff-rank-$r.txt" 2>&1
+  done
+  ( cd "$U" && tar -czf "$OUT/user-ranks.tar.gz" *.log *.txt *.json gapscope-eager gapscope-compiled torch )
   grep -h "ITER_MS\|^Saved\|Warning" "$U"/*.log | cut -c1-400 | tee -a "$R"
-  head -30 "$U/ranks-gapscope.txt" "$U/ranks-torch.txt" | tee -a "$R"
+  head -30 "$U"/ranks-*.txt | tee -a "$R"
+  head -12 "$U"/diff-rank-*.txt | tee -a "$R"
 }
 
 machine

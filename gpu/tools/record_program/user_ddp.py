@@ -3,14 +3,15 @@ no torch.profiler schedule or prof.step(), no NVTX, no record_function.
 The proof that `gapscope-cli record -o DIR/ -- torchrun ...` and `ranks`
 find the iterations and the slow rank of such a program (docs/ranks.md).
 
-  torchrun --standalone --nproc-per-node 2 user_ddp.py [--iters N]
+  torchrun --standalone --nproc-per-node 2 user_ddp.py [--iters N] [--compile]
       [--torch-profile DIR] [--slow-rank R --slow-iters 6,9 --slow-ms 40]
 
 Each rank trains a 4-layer transformer encoder wrapped in
 DistributedDataParallel on its share of the data (a DistributedSampler and
 a DataLoader with 2 worker processes, pinned memory), with AdamW and bf16
 autocast; rank 0 alone logs the loss every 5 iterations, as scripts do.
-On --slow-rank, in the --slow-iters (1-based), the CPU is busy for
+--compile wraps the DDP model in torch.compile. On --slow-rank, in the
+--slow-iters (1-based), the CPU is busy for
 --slow-ms before backward: a rank whose input pipeline stalls, which the
 others then wait for in the gradients' all-reduce. --torch-profile runs
 the loop under torch.profiler (CPU and CUDA, no schedule) and writes
@@ -60,6 +61,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--iters", type=int, default=16)
     p.add_argument("--torch-profile")
+    p.add_argument("--compile", action="store_true")
     p.add_argument("--slow-rank", type=int, default=-1)
     p.add_argument("--slow-iters", default="")
     p.add_argument("--slow-ms", type=float, default=40.0)
@@ -72,6 +74,8 @@ def main():
     layer = nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024, batch_first=True)
     model = nn.Sequential(nn.TransformerEncoder(layer, num_layers=4), nn.Linear(256, 10)).cuda()
     model = DistributedDataParallel(model, device_ids=[local_rank])
+    if args.compile:
+        model = torch.compile(model)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     n = 32 * world * (args.iters + 1)
     data = TensorDataset(torch.randn(n, 64, 256), torch.randint(0, 10, (n,)))
