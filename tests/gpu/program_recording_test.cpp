@@ -126,6 +126,22 @@ TEST(ProgramRecording, OneTracePerProcessNamedAfterItsRank) {
   for (const auto& [name, t] : traces) EXPECT_EQ(t.metadata.baseTimeNanoseconds, base) << name << ": one time zero";
 }
 
+// Without -o DIR/ the ranks share one trace, which says how to get one each.
+TEST(ProgramRecording, MergedRanksSayHowToRecordATracePerRank) {
+  ProgramRecording rec(fake({"ranks"}));
+  ASSERT_TRUE(rec.start()) << rec.error();
+  ProgramRecordingResult r = rec.collect(nullptr);
+  EXPECT_EQ(rec.waitForExit(nullptr), 0);
+  ASSERT_EQ(r.records.issues.size(), 1u);
+  const ImportIssue& issue = r.records.issues.front();
+  EXPECT_EQ(issue.name, "recording_ranks_merged");
+  EXPECT_FALSE(issue.isProblem());
+  EXPECT_EQ(issue.count, 2u);
+  EXPECT_NE(issue.description.find("2 processes are ranks of a distributed job (0, 1), merged"), std::string::npos)
+      << issue.description;
+  EXPECT_NE(issue.description.find("record -o DIR/"), std::string::npos);
+}
+
 TEST(ProgramRecording, AKilledProgramStillGivesATraceThatLoads) {
   ProgramRecording rec(fake({"killed", "10"}));
   ASSERT_TRUE(rec.start()) << rec.error();

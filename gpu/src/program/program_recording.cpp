@@ -280,6 +280,9 @@ ProgramRecordingResult ProgramRecording::Impl::result(StopReason why, bool snaps
   }
   out.records.command = commandLine(options.command);
   out.records.issues = recordingIssues(out);
+  if (!options.traceEachProcess) {
+    for (ImportIssue& issue : mergedRanksIssues(out)) out.records.issues.push_back(std::move(issue));
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 // What a program recording says about itself, as the trace's import issues:
 // one definition for the CLI's warnings, the app's import notes and the
 // file's "gapscope_recording_issues" member.
+#include <algorithm>
 #include <string>
 
 #include "gapscope/gpu/program_recorder.h"
@@ -63,6 +64,22 @@ std::vector<ImportIssue> recordingIssues(const ProgramRecordingResult& r) {
                         "no process of the program initialised CUDA: there is no GPU work to record"));
   }
   return out;
+}
+
+std::vector<ImportIssue> mergedRanksIssues(const ProgramRecordingResult& r) {
+  std::vector<std::int32_t> ranks;
+  for (const auto& p : r.processes) {
+    if (p.distributed.rank >= 0) ranks.push_back(p.distributed.rank);
+  }
+  if (ranks.size() < 2) return {};
+  std::sort(ranks.begin(), ranks.end());
+  std::string list;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) list += (i ? ", " : "") + std::to_string(ranks[i]);
+  if (ranks.size() > 8) list += ", ...";
+  return {recordingIssue("recording_ranks_merged", Severity::Info, ranks.size(),
+                         std::to_string(ranks.size()) + " processes are ranks of a distributed job (" + list +
+                             "), merged into this one trace: `gapscope-cli record -o DIR/` writes a trace per rank, "
+                             "which `gapscope-cli ranks DIR` and File > Open Ranks Directory compare")};
 }
 
 }  // namespace gapscope::gpu

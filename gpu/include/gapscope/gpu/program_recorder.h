@@ -120,6 +120,10 @@ bool stillRunning(const ProgramRecordingResult& result, const RecordedProcess& p
 // flush, records dropped in a process or on the way, a stream that broke,
 // a recording stopped early, no process that used CUDA.
 std::vector<ImportIssue> recordingIssues(const ProgramRecordingResult& result);
+// A merged recording of two or more ranks of a distributed job says that
+// `record -o DIR/` gives the per-rank traces the straggler analysis reads
+// (an Info issue, "recording_ranks_merged"); nothing otherwise.
+std::vector<ImportIssue> mergedRanksIssues(const ProgramRecordingResult& result);
 
 // python, python3, /usr/bin/python3.12, pypy3 ..., and scripts that run
 // Python: a #! line naming it (directly or through env), or pip's /bin/sh
