@@ -108,9 +108,9 @@ void TraceSession::focusGap(std::uint32_t gap) {
   reveal(from, to, g.launch, /*fit=*/true);
 }
 
-void TraceSession::focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin) {
+void TraceSession::focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin, TimeNs from) {
   if (!hasTrace()) return;
-  const std::uint32_t longest = timeline::longestSlice(trace(), slices);
+  const std::uint32_t longest = timeline::longestSlice(trace(), slices, from);
   setHighlights(std::move(slices), origin);
   if (longest == kNoIndex) return;
   selectSlice(longest);

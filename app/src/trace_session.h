@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "gapscope/model/time_limits.h"
 #include "gapscope/timeline/gap_overlay.h"
 #include "loaded_trace.h"
 
@@ -51,7 +52,8 @@ class TraceSession : public QObject {
   // all of that on the timeline.
   void focusGap(std::uint32_t gap);
   // Highlights every slice of `slices`, selects the longest and shows it.
-  void focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin);
+  // Highlights `slices` and selects the longest, of those from `from` on if any.
+  void focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin, TimeNs from = -kMaxAbsTimeNs);
   void clearSelection();
   Selection selection() const { return selection_; }
   std::uint32_t selectedSlice() const;

@@ -162,6 +162,40 @@ TEST_F(ComparePair, OpensAlignedAfterAWarmUpStep) {
   EXPECT_TRUE(warnings->text().contains(QStringLiteral("B's first step, ")));
 }
 
+// A kernel group's row jumps to its longest occurrence among the compared
+// steps, not to a longer one in the program's start-up: the eager run's
+// longest copy of the group is a host-to-device copy 8.3 s before its
+// second step (that memcpy no longer joins the fused group either).
+TEST_F(ComparePair, ARowJumpsIntoTheComparedSteps) {
+  ASSERT_TRUE(open(testData("h100-user/eager-gapscope.json.gz"), testData("h100-user/compiled-torch.json.gz")));
+  ComparePanel* panel = w().panel();
+  ASSERT_GT(panel->model("kernel_groups")->rowCount(), 0);
+  for (const std::string& name : w().comparison()->comparison.groups.front().kernelsA) {
+    EXPECT_EQ(name.rfind("Memcpy", 0), std::string::npos) << name;
+  }
+  panel->activateGroup(0);
+  TraceSession* a = w().session(CompareWindow::A);
+  const auto& steps = a->gaps().steps;
+  ASSERT_TRUE(steps.front().warmUp);
+  ASSERT_NE(a->selectedSlice(), kNoIndex);
+  EXPECT_GE(a->trace().slices[a->selectedSlice()].start, steps[1].cpuStart);
+  // A kernel whose longest run is in A's start-up and which runs in the steps too.
+  const ReportTableModel* kernels = panel->model("kernels");
+  int row = -1;
+  for (int r = 0; r < kernels->rowCount() && row < 0; ++r) {
+    if (kernels->integer(r, "count_a") == 0) continue;
+    const auto named = timeline::findSlicesNamed(a->trace(), kernels->text(r, "name"));
+    const std::uint32_t longest = timeline::longestSlice(a->trace(), named);
+    const bool inSteps = std::any_of(named.begin(), named.end(),
+                                     [&](std::uint32_t i) { return a->trace().slices[i].start >= steps[1].cpuStart; });
+    if (inSteps && a->trace().slices[longest].start < steps[1].cpuStart) row = r;
+  }
+  ASSERT_GE(row, 0);
+  panel->activateKernel(row);
+  ASSERT_NE(a->selectedSlice(), kNoIndex);
+  EXPECT_GE(a->trace().slices[a->selectedSlice()].start, steps[1].cpuStart);
+}
+
 TEST_F(ComparePair, StepsNumberedApartAreNamedForEachRun) {
   // A: PyTorch's ProfilerStep#2..#4; B: gapscope's recorder, steps 1..10.
   ASSERT_TRUE(open(testData(kSplit), testData("h100/gapscope_split_stack.json.gz")));

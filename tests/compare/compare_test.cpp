@@ -79,6 +79,23 @@ TEST(Compare, FusedKernelReplacesEagerKernels) {
   EXPECT_NE(c.verdict.find("3 kernels per step became 1"), std::string::npos) << c.verdict;
 }
 
+// Inductor fuses aten::copy_'s copy kernels, never a copy from the host
+// that the same operator makes (x.cuda()): that memcpy stays out of the group.
+TEST(Compare, AFusedKernelDoesNotTakeAMemcpyOfItsOperator) {
+  const std::string memcpy = "Memcpy HtoD (Pageable -> Device)";
+  RunMaker a, b;
+  for (int i = 0; i < 3; ++i) {
+    a.step({{"aten::copy_", {memcpy}}, {"aten::add", {kAdd}}});
+    b.step({{"Torch-Compiled Region", {"triton_poi_fused_add_copy_0"}, 2000, "cuLaunchKernel"}});
+  }
+  const Comparison c = compareRuns(a, b);
+  ASSERT_EQ(c.groups.size(), 1u);
+  EXPECT_EQ(c.groups[0].matchedBy, KernelMatch::FusedOps);
+  EXPECT_EQ(c.groups[0].kernelsA, std::vector<std::string>{kAdd});
+  ASSERT_NE(row(c, memcpy), nullptr);
+  EXPECT_EQ(row(c, memcpy)->group, -1);
+}
+
 TEST(Compare, LaunchGapsRemovedAndStepTimes) {
   // A: three 2 us kernels launched one after the other (1 us launch gaps
   // between them); B: one kernel per step (no gap inside the step). Both

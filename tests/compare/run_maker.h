@@ -29,7 +29,7 @@ struct OpSpec {
         launchCall(std::move(call)),
         annotation(std::move(around)) {}
   std::string op;                    // cpu_op name; "" launches outside any op
-  std::vector<std::string> kernels;  // launched in order
+  std::vector<std::string> kernels;  // launched in order ("Memcpy ..." names are memcpys)
   TimeNs kernelNs;
   std::string launchCall;
   std::string annotation;  // a user_annotation around the op ("" for none)
@@ -95,7 +95,7 @@ class RunMaker {
       maker_.cpu(op.launchCall, driver ? "cuda_driver" : "cuda_runtime", cpu_, kLaunchNs, corr);
       cpu_ += kLaunchNs;
       gpu_ = std::max(gpu_, cpu_);
-      maker_.kernel(k, gpu_, op.kernelNs, corr);
+      maker_.gpu(k, k.rfind("Memcpy", 0) == 0 ? "gpu_memcpy" : "kernel", gpu_, op.kernelNs, corr);
       gpu_ += op.kernelNs;
     }
     cpu_ += 500;

@@ -85,6 +85,9 @@ TEST(SliceQueries, NamedMatchesExactlyAndFoldsProfilerSteps) {
   EXPECT_EQ(longestSlice(t, findSlicesNamed(t, "ProfilerStep#1")), 0u);
   EXPECT_EQ(t.slices[longestSlice(t, steps)].start, 100);
   EXPECT_EQ(longestSlice(t, {}), kNoIndex);
+  // From a time on: the longest of those starting there or later, else of them all.
+  EXPECT_EQ(t.slices[longestSlice(t, steps, 150)].start, 200);
+  EXPECT_EQ(t.slices[longestSlice(t, steps, 1000)].start, 100);
 }
 
 TEST(SliceQueries, OverlappingCollectsEveryRowOfTheTrack) {

@@ -109,6 +109,20 @@ void ComparePanel::setReport(const report::ComparisonReport& report) {
 
 void ComparePanel::clear() { setReport(report::ComparisonReport{}); }
 
+namespace {
+
+// Where a run's compared steps begin (its first step but a warm-up; the
+// window's axes count from about there): a row's jump prefers what lies
+// after it to a longer occurrence in the program's start-up.
+TimeNs comparedFrom(const analysis::GapAnalysis& gaps) {
+  for (const analysis::StepStats& step : gaps.steps) {
+    if (!step.warmUp) return step.cpuStart;
+  }
+  return -kMaxAbsTimeNs;
+}
+
+}  // namespace
+
 void ComparePanel::highlight(int side, const std::vector<std::string>& names, bool gpu, const std::string* shapes,
                              const QString& origin, bool focus) {
   TraceSession* s = sessions_[static_cast<std::size_t>(side)];
@@ -123,7 +137,7 @@ void ComparePanel::highlight(int side, const std::vector<std::string>& names, bo
   std::sort(slices.begin(), slices.end(),
             [&](std::uint32_t a, std::uint32_t b) { return s->trace().slices[a].start < s->trace().slices[b].start; });
   if (focus) {
-    s->focusOccurrences(std::move(slices), origin);
+    s->focusOccurrences(std::move(slices), origin, comparedFrom(s->gaps()));
   } else {
     s->setHighlights(std::move(slices), origin);
   }

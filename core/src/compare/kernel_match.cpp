@@ -2,7 +2,9 @@
 // name. The rest are grouped in three rounds, each over what the rounds
 // before left unmatched:
 //   fused_ops   an Inductor kernel (triton_*_fused_<ops>_N) and the other
-//               run's kernels whose launching operator is in <ops>
+//               run's kernels whose launching operator is in <ops> (kernels
+//               only: a fused aten::copy_ replaces copy kernels, never the
+//               memcpy from the host that the same operator makes elsewhere)
 //   operator    kernels launched by the same operator (innermost cpu_op)
 //   annotation  kernels launched under the same user annotation
 // Within a round, kernels joined through any shared key form one group
@@ -76,7 +78,9 @@ class KernelMatcher {
       std::string_view list = fusedOpList(nodes_[f].row->name);
       if (!open(f) || list.empty()) continue;
       for (std::size_t k = 0; k < nodes_.size(); ++k) {
-        if (!open(k) || nodes_[k].side == nodes_[f].side || !fusedOpList(nodes_[k].row->name).empty()) continue;
+        if (!open(k) || nodes_[k].side == nodes_[f].side || nodes_[k].row->kind != SliceKind::Kernel ||
+            !fusedOpList(nodes_[k].row->name).empty())
+          continue;
         for (const std::string& op : nodes_[k].origin->ops) {
           if (!fusedListNames(list, op)) continue;
           uf.join(f, k);

@@ -150,12 +150,15 @@ std::vector<std::uint32_t> slicesOverlapping(const Trace& trace, const TimelineL
   return out;
 }
 
-std::uint32_t longestSlice(const Trace& trace, const std::vector<std::uint32_t>& slices) {
+std::uint32_t longestSlice(const Trace& trace, const std::vector<std::uint32_t>& slices, TimeNs from) {
   std::uint32_t best = kNoIndex;
+  std::uint32_t bestFrom = kNoIndex;
   for (std::uint32_t i : slices) {
-    if (best == kNoIndex || trace.slices[i].dur > trace.slices[best].dur) best = i;
+    const Slice& s = trace.slices[i];
+    if (best == kNoIndex || s.dur > trace.slices[best].dur) best = i;
+    if (s.start >= from && (bestFrom == kNoIndex || s.dur > trace.slices[bestFrom].dur)) bestFrom = i;
   }
-  return best;
+  return bestFrom != kNoIndex ? bestFrom : best;
 }
 
 }  // namespace gapscope::timeline

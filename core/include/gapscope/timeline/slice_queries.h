@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gapscope/model/time_limits.h"
 #include "gapscope/model/trace.h"
 #include "gapscope/timeline/layout.h"
 
@@ -38,7 +39,9 @@ std::vector<std::uint32_t> findSlicesNamed(const Trace& trace, std::string_view 
 std::vector<std::uint32_t> slicesOverlapping(const Trace& trace, const TimelineLayout& layout,
                                              std::uint32_t track, TimeNs start, TimeNs end);
 
-// Of `slices`, the longest one (first on ties); kNoIndex when empty.
-std::uint32_t longestSlice(const Trace& trace, const std::vector<std::uint32_t>& slices);
+// Of `slices`, the longest one (first on ties) of those starting at or
+// after `from`, else of them all; kNoIndex when empty.
+std::uint32_t longestSlice(const Trace& trace, const std::vector<std::uint32_t>& slices,
+                           TimeNs from = -kMaxAbsTimeNs);
 
 }  // namespace gapscope::timeline
