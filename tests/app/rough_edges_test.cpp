@@ -279,3 +279,20 @@ TEST(RoughEdges, TheNameColumnTakesTheRoomTheOthersLeave) {
     EXPECT_GE(view->columnWidth(0), 300);  // never below its least width
   }
 }
+
+// An unmarked loop's steps are named by its data loader's next() on every
+// row: the name column is no wider than a ProfilerStep's, so at 1024 px the
+// figures are in view, and the tooltip keeps the name whole.
+TEST(RoughEdges, AnIterationMarkersLongNameLeavesTheStepFiguresInView) {
+  ensureApp();
+  MainWindow w;
+  w.resize(1024, 700);
+  ASSERT_TRUE(showWith(w, "h100-user/eager-gapscope.json.gz"));
+  auto* view = w.findChild<QTableView*>(QStringLiteral("stepTable"));
+  ASSERT_NE(view, nullptr);
+  const QString name = view->model()->index(1, 0).data().toString();
+  ASSERT_TRUE(name.startsWith(QStringLiteral("enumerate(DataLoader)")));
+  EXPECT_LT(view->columnWidth(0), view->fontMetrics().horizontalAdvance(name));
+  EXPECT_LE(view->columnWidth(0), view->fontMetrics().horizontalAdvance(QStringLiteral("ProfilerStep#00000 (warm-up)")) + 16);
+  EXPECT_TRUE(view->model()->index(1, 0).data(Qt::ToolTipRole).toString().contains(name));
+}

@@ -27,7 +27,14 @@ StepsPanel::StepsPanel(TraceSession* session, QWidget* parent)
 
 void StepsPanel::onTraceChanged() {
   model_->setTable(session_->hasTrace() ? report::stepTable(session_->trace(), session_->gaps()) : report::Table{});
-  table_->view()->resizeColumnsToContents();
+  QTableView* view = table_->view();
+  view->resizeColumnsToContents();
+  // An iteration marker's name repeats on every row and runs to sixty
+  // characters ("enumerate(DataLoader)#..._next__"): no wider than a
+  // ProfilerStep's, so the figures stay in a 1024 px window (the middle is
+  // elided, the tooltip has the name whole; the # column tells rows apart).
+  const int cap = view->fontMetrics().horizontalAdvance(QStringLiteral("ProfilerStep#00000 (warm-up)")) + 16;
+  if (view->columnWidth(0) > cap) view->setColumnWidth(0, cap);
 }
 
 bool StepsPanel::showStep(std::int64_t number) {
