@@ -21,6 +21,7 @@ import shutil
 import subprocess
 from typing import Dict, List, Optional, Sequence
 
+from . import notes as N
 from . import stragglers as S
 from .tables import read_rank_part
 
@@ -206,8 +207,8 @@ def analyze_parts(client, parts: Sequence) -> dict:
     causes: List[dict] = []
     usual = 0
     if kept_parts:
-        marks = client.gather(client.map(S.part_steps, kept_parts))  # by rank, as kept is
-        warm_ups, rank_only, only_warm = S.warm_ups_of(ranks, [steps for _mark, steps in marks])
+        marks = client.gather(client.map(N.part_steps, kept_parts))  # by rank, as kept is
+        warm_ups, rank_only, only_warm = N.warm_ups_of(ranks, [steps for _mark, steps in marks])
         latest = tree_reduce(client, S.merge_latest, client.map(S.collective_starts, kept_parts))
         figures = client.map(S.rank_figures, kept_parts, ranks, latest=latest, warm_ups=warm_ups)
         rows = client.gather(client.map(S.figures_row, figures))  # by rank, as kept is
@@ -223,11 +224,11 @@ def analyze_parts(client, parts: Sequence) -> dict:
             medians = {name: S.lower_median(t[j] for t in totals) for j, name in enumerate(names)}
             for cause, kernels in zip(causes, kernel_lists):
                 S.apply_slower_kernel(cause, kernels, medians)
-        note = S.mismatched_collectives_note(merged)
+        note = N.mismatched_collectives_note(merged)
         if note:
             notes.append(note)
-        notes += S.warm_up_notes(steps, rank_only, only_warm)
-        note = S.mixed_step_marks_note([(rank, mark) for rank, (mark, _numbers) in zip(ranks, marks)])
+        notes += N.warm_up_notes(steps, rank_only, only_warm)
+        note = N.mixed_step_marks_note([(rank, mark) for rank, (mark, _numbers) in zip(ranks, marks)])
         if note:
             notes.append(note)
     return {
