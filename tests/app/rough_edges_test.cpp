@@ -4,12 +4,14 @@
 // saved there), the utilisation strip following the dark theme, and an
 // About dialog that says what this build is.
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFontMetricsF>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTreeWidget>
 
@@ -295,4 +297,24 @@ TEST(RoughEdges, AnIterationMarkersLongNameLeavesTheStepFiguresInView) {
   EXPECT_LT(view->columnWidth(0), view->fontMetrics().horizontalAdvance(name));
   EXPECT_LE(view->columnWidth(0), view->fontMetrics().horizontalAdvance(QStringLiteral("ProfilerStep#00000 (warm-up)")) + 16);
   EXPECT_TRUE(view->model()->index(1, 0).data(Qt::ToolTipRole).toString().contains(name));
+}
+
+// The gap chart's measure chooser sits in the tab bar's corner (the bars get
+// the row it took) and only while the gap chart is shown.
+TEST(RoughEdges, TheChartsMeasureChooserIsInTheTabBarForTheGapChartOnly) {
+  ensureApp();
+  MainWindow w;
+  w.resize(1024, 700);
+  ASSERT_TRUE(showWith(w, "h200/combined_eager.json"));
+  auto* tabs = w.charts()->findChild<QTabWidget*>();
+  ASSERT_NE(tabs, nullptr);
+  QWidget* corner = tabs->cornerWidget(Qt::TopRightCorner);
+  ASSERT_NE(corner, nullptr);
+  EXPECT_NE(corner->findChild<QComboBox*>(QStringLiteral("gapMeasure")), nullptr);
+  tabs->setCurrentIndex(0);
+  EXPECT_FALSE(corner->isHidden());
+  tabs->setCurrentIndex(1);
+  EXPECT_TRUE(corner->isHidden());
+  tabs->setCurrentIndex(0);
+  EXPECT_FALSE(corner->isHidden());
 }

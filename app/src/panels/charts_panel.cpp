@@ -117,15 +117,14 @@ ChartsPanel::ChartsPanel(TraceSession* session, QWidget* parent)
   rebuild();
 }
 
+// The measure chooser sits in the tab bar's free corner, not in a row of
+// its own: in a 1024x700 window the dock is short and the bars get the row.
 QWidget* ChartsPanel::gapTab() {
-  auto* tab = new QWidget(this);
-  auto* column = new QVBoxLayout(tab);
-  column->setContentsMargins(0, 0, 0, 0);
-  column->setSpacing(2);
-  auto* row = new QHBoxLayout;
-  row->setContentsMargins(6, 2, 6, 0);
-  row->addWidget(new QLabel(tr("Bars show"), tab));
-  gapMeasureChoice_ = new QComboBox(tab);
+  auto* corner = new QWidget(tabs_);
+  auto* row = new QHBoxLayout(corner);
+  row->setContentsMargins(6, 0, 6, 0);
+  row->addWidget(new QLabel(tr("Bars show"), corner));
+  gapMeasureChoice_ = new QComboBox(corner);
   gapMeasureChoice_->setObjectName(QStringLiteral("gapMeasure"));
   gapMeasureChoice_->addItem(tr("idle time"));
   gapMeasureChoice_->addItem(tr("number of gaps"));
@@ -134,10 +133,10 @@ QWidget* ChartsPanel::gapTab() {
   connect(gapMeasureChoice_, &QComboBox::activated, this,
           [this](int item) { setGapMeasure(item == 0 ? GapMeasure::IdleTime : GapMeasure::Count); });
   row->addWidget(gapMeasureChoice_);
-  row->addStretch(1);
-  column->addLayout(row);
-  column->addWidget(gapPlot_, 1);
-  return tab;
+  tabs_->setCornerWidget(corner, Qt::TopRightCorner);
+  // Only the gap chart has a measure to choose.
+  connect(tabs_, &QTabWidget::currentChanged, corner, [this, corner] { corner->setVisible(tabs_->currentIndex() == 0); });
+  return gapPlot_;
 }
 
 void ChartsPanel::setGapMeasure(GapMeasure measure) {
