@@ -166,9 +166,13 @@ void RecordDialog::onRecentPicked(int index) {
 
 // PyTorch operators follow the program (found where it will start) until the user decides.
 void RecordDialog::onCommandEdited(const QString& text) {
-  if (!torchOpsTouched_) {
-    torchOps_->setChecked(
-        gpu::looksLikePython(firstWord(text).toStdString(), directory_->text().trimmed().toStdString()));
+  // Looked up again (PATH, the file's first line) only when the program or its folder changed, not on
+  // every keystroke of its arguments.
+  const QString program = firstWord(text), directory = directory_->text().trimmed();
+  if (!torchOpsTouched_ && (program != checkedProgram_ || directory != checkedDirectory_)) {
+    checkedProgram_ = program;
+    checkedDirectory_ = directory;
+    torchOps_->setChecked(gpu::looksLikePython(program.toStdString(), directory.toStdString()));
   }
   programError_->hide();
 }

@@ -68,6 +68,8 @@ class RecordDialog : public QDialog {
   QCheckBox* endProgram_;
   QLabel* programError_;
   bool torchOpsTouched_ = false;
+  QString checkedProgram_;    // the program and folder the operators box was last set for
+  QString checkedDirectory_;
   QList<ProgramChoice> recent_;
   gpu::ProgramOptions programOptions_;
 };

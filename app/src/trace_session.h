@@ -51,8 +51,8 @@ class TraceSession : public QObject {
   // the blocking call, the ops on the launching thread inside it) and shows
   // all of that on the timeline.
   void focusGap(std::uint32_t gap);
-  // Highlights every slice of `slices`, selects the longest and shows it.
-  // Highlights `slices` and selects the longest, of those from `from` on if any.
+  // Highlights every slice of `slices`, selects the longest (of those
+  // starting at `from` or later, if any) and shows it.
   void focusOccurrences(std::vector<std::uint32_t> slices, const QString& origin, TimeNs from = -kMaxAbsTimeNs);
   void clearSelection();
   Selection selection() const { return selection_; }

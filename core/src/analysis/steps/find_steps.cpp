@@ -21,9 +21,10 @@ bool isTopLevelAnnotation(const Trace& trace, const Slice& s) {
 // The CPU user annotations, split into ProfilerStep#N ones and top-level
 // others, collective calls left out: data-parallel training makes several
 // a step (a DDP all-reduce per gradient bucket, from the autograd thread,
-// where they are top-level), so they would cut iterations in pieces. PyTorch before Kineto's user_annotation category (2021 traces
-// and older) wrote ProfilerStep#N as an "Operator" event: a CPU op of that
-// name is a step too.
+// where they are top-level), so they would cut iterations in pieces.
+// PyTorch before Kineto's user_annotation category (2021 traces and older)
+// wrote ProfilerStep#N as an "Operator" event: a CPU op of that name is a
+// step too.
 struct Candidates {
   std::vector<std::uint32_t> profilerSteps;
   std::vector<std::uint32_t> topLevel;
@@ -136,26 +137,24 @@ MarkerCandidate candidateOf(const Trace& trace, const std::vector<std::uint32_t>
   MarkerCandidate c;
   c.steps.source = StepSource::RepeatedAnnotation;
   c.steps.name = trace.slices[occurrences.front()].name;
-  std::vector<std::uint64_t> held;
+  std::vector<TimeNs> held;  // (counts of GPU ops, or lengths: both fit a TimeNs)
   std::vector<TimeNs> lengths;
   for (std::size_t i = 0; i + 1 < occurrences.size(); ++i) {
     const TimeRange span{trace.slices[occurrences[i]].start, trace.slices[occurrences[i + 1]].start};
     c.steps.slices.push_back(occurrences[i]);
     c.steps.spans.push_back(span);
-    held.push_back(workIn(span, launchTimes));
+    held.push_back(static_cast<TimeNs>(workIn(span, launchTimes)));
     lengths.push_back(span.duration());
-    c.work += held.back();
+    c.work += static_cast<std::uint64_t>(held.back());
   }
   c.medianLength = distributionOf(lengths).median;
   // Alike: each step, the first aside, within 2x of the usual work and 4x
   // of the usual length. A per-layer range is not: its steps are a layer
   // each, then the rest of the iteration (backward, optimizer, data).
   if (held.size() >= 3) {
-    const std::vector<std::uint64_t> laterHeld(held.begin() + 1, held.end());
+    const std::vector<TimeNs> laterHeld(held.begin() + 1, held.end());
     const std::vector<TimeNs> laterLengths(lengths.begin() + 1, lengths.end());
-    // (Counts or lengths: both fit a TimeNs.)
-    const auto usualWork =
-        static_cast<std::uint64_t>(distributionOf(std::vector<TimeNs>(laterHeld.begin(), laterHeld.end())).median);
+    const TimeNs usualWork = distributionOf(laterHeld).median;
     const TimeNs usualLength = distributionOf(laterLengths).median;
     for (std::size_t i = 0; i < laterHeld.size(); ++i) {
       c.alike = c.alike && laterHeld[i] <= 2 * usualWork && 2 * laterHeld[i] >= usualWork &&
