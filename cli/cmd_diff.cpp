@@ -1,6 +1,7 @@
 // gapscope-cli diff: two runs compared (before/after, eager vs compiled vs
 // CUDA graph): per-step figures side by side, the kernels and operators
 // that changed, and a verdict in words. docs/compare.md.
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <ostream>
@@ -8,6 +9,7 @@
 #include "command.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/report/comparison_report.h"
+#include "diff_rank_sets.h"
 #include "load_trace.h"
 #include "output.h"
 
@@ -87,7 +89,25 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
   return 2;
 }
 
+// Two directories are two runs of a distributed job, a trace per rank.
+int diffDirectories(const Args& args, const std::vector<std::string>& paths, std::ostream& out, std::ostream& err) {
+  std::error_code ignored;
+  const bool dirA = std::filesystem::is_directory(paths[0], ignored);
+  const bool dirB = std::filesystem::is_directory(paths[1], ignored);
+  if (dirA && dirB) return diffRankSets(args, args.get("format", "text"), paths[0], paths[1], out, err);
+  err << "gapscope-cli diff: run " << (dirA ? "A" : "B") << " is a directory and run " << (dirA ? "B" : "A")
+      << " is not: give two traces, or two directories of rank traces (two runs of a distributed job)\n";
+  return 2;
+}
+
 int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
+  {
+    const auto& paths = args.positional();
+    std::error_code ignored;
+    if (paths.size() == 2 &&
+        (std::filesystem::is_directory(paths[0], ignored) || std::filesystem::is_directory(paths[1], ignored)))
+      return diffDirectories(args, paths, out, err);
+  }
   const DiffFormat format = diffFormat(args);
   const std::size_t limit = limitOption(args);
   const auto& paths = args.positional();
@@ -127,10 +147,14 @@ int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 GAPSCOPE_CLI_COMMAND("diff",
-                     "diff A B [--format text|json|csv|md] [--limit N] [--table T] [--min-gap-us US] [--ops-by-name]",
+                     "diff A B [--format text|json|csv|md] [--limit N] [--table T] [--min-gap-us US] [--ops-by-name] "
+                     "| diff DIR_A DIR_B [--format text|json|csv] [--limit N] [--table ranks|steps] "
+                     "[--memory-budget SIZE] [--threads N]",
                      "compare two runs (A before, B after): per-step time, GPU busy, kernels and launches per "
                      "step, idle by cause, the kernels and operators that changed, and a verdict; csv writes "
-                     "one table (--table runs|idle_per_step|kernels|kernel_groups|ops, default kernels)",
+                     "one table (--table runs|idle_per_step|kernels|kernel_groups|ops, default kernels); two "
+                     "directories of rank traces are two runs of a distributed job: the job's step time, the "
+                     "stragglers, each rank and step side by side (csv: --table ranks, the default, or steps)",
                      {"ops-by-name"}, runDiff);
 
 }  // namespace gapscope::cli

@@ -10,6 +10,7 @@
 #include "gapscope/ranks/rank_set.h"
 #include "gapscope/ranks/stragglers.h"
 #include "output.h"
+#include "rank_set_output.h"
 
 namespace gapscope::cli {
 namespace {
@@ -18,48 +19,6 @@ using nlohmann::ordered_json;
 using ranks::RankRow;
 using ranks::RanksAnalysis;
 using ranks::StepRow;
-
-ordered_json idleJson(const analysis::IdleByCause& idle) {
-  ordered_json j;
-  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
-    j[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = idle.ns[c];
-  }
-  return j;
-}
-
-ordered_json rankJson(const RankRow& r) {
-  return ordered_json{{"rank", r.rank},
-                      {"file", r.file},
-                      {"steps", r.steps},
-                      {"step_time_ns", r.stepTimeNs},
-                      {"own_time_ns", r.ownTimeNs},
-                      {"gpu_busy_pct", r.gpuBusyPct},
-                      {"busy_ns", r.busyNs},
-                      {"active_ns", r.activeNs},
-                      {"collective_ns", r.collectiveNs},
-                      {"collective_wait_ns", r.waitNs},
-                      {"collective_transfer_ns", r.transferNs},
-                      {"collectives", r.collectives},
-                      {"idle_by_cause_ns", idleJson(r.idle)},
-                      {"straggling_steps", r.stragglingSteps},
-                      {"excess_ns", r.excessNs},
-                      {"typical_excess_ns", r.typicalExcessNs},
-                      {"typical_median_ns", r.typicalMedianNs},
-                      {"consistently_slow", r.consistentlySlow}};
-}
-
-ordered_json stepJson(const StepRow& s) {
-  return ordered_json{{"step", s.step},
-                      {"ranks", s.ranks},
-                      {"slowest_rank", s.slowestRank},
-                      {"slowest_ns", s.slowestNs},
-                      {"median_ns", s.medianNs},
-                      {"step_time_median_ns", s.stepTimeMedianNs},
-                      {"max_wait_ns", s.maxWaitNs},
-                      {"excess_ns", s.excessNs},
-                      {"straggling", s.straggling},
-                      {"warm_up", s.warmUp}};
-}
 
 ordered_json causeJson(const ranks::StragglerCause& c) {
   return ordered_json{{"rank", c.rank},
@@ -75,10 +34,11 @@ ordered_json causeJson(const ranks::StragglerCause& c) {
 void printJson(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& set) {
   ordered_json j;
   j["ranks"] = ordered_json::array();
-  for (const auto& r : a.ranks) j["ranks"].push_back(rankJson(r));
+  for (const auto& r : a.ranks) j["ranks"].push_back(rankRowJson(r));
   j["steps"] = ordered_json::array();
-  for (const auto& s : a.steps) j["steps"].push_back(stepJson(s));
+  for (const auto& s : a.steps) j["steps"].push_back(rankStepJson(s));
   j["usual_excess_ns"] = a.usualExcessNs;
+  j["step_mark"] = a.stepMark;
   j["stragglers"] = a.stragglers;
   j["causes"] = ordered_json::array();
   for (const auto& c : a.causes) j["causes"].push_back(causeJson(c));
@@ -163,23 +123,10 @@ int runRanks(const Args& args, std::ostream& out, std::ostream& err) {
     err << "gapscope-cli ranks: expected a directory or rank trace files (see gapscope-cli ranks --help)\n";
     return 2;
   }
-  ranks::RankSetOptions options;
-  if (args.has("memory-budget")) options.memoryBudget = ranks::parseMemoryBudget(args.get("memory-budget"));
-  options.threads = static_cast<int>(args.getInt("threads", 0));
-  std::vector<std::string> files;
-  try {
-    files = ranks::rankFiles(args.positional());
-  } catch (const std::exception& e) {
-    err << "gapscope-cli ranks: " << e.what() << '\n';
-    return 1;
-  }
-  ranks::RankSet set = ranks::loadRankSet(files, options);
-  for (const auto& w : set.warnings) err << "gapscope-cli ranks: warning: " << w << '\n';
-  for (const auto& e : set.errors) err << "gapscope-cli ranks: " << e.message << '\n';
-  if (set.tables.empty()) {
-    err << "gapscope-cli ranks: no rank could be read\n";
-    return 1;
-  }
+  const ranks::RankSetOptions options = rankSetOptions(args);
+  std::optional<ranks::RankSet> read = readRankSet(args.positional(), options, "gapscope-cli ranks: ", err);
+  if (!read) return 1;
+  ranks::RankSet& set = *read;
   const RanksAnalysis analysis = ranks::analyzeRanks(std::move(set.tables));
   switch (format) {
     case OutputFormat::Text: printText(out, analysis, set); break;

@@ -81,8 +81,8 @@ def warm_up_notes(steps: List[dict], rank_only: Dict[int, List[int]], only_warm:
     return notes
 
 
-def mixed_step_marks_note(marks: Sequence[Tuple[int, str]]) -> Optional[str]:
-    """noteMixedStepMarks over (rank, step mark) by rank."""
+def _step_mark_groups(marks: Sequence[Tuple[int, str]]) -> List[Tuple[str, List[int]]]:
+    """stepMarkGroups: the ranks of each step mark, in the order first seen."""
     groups: List[Tuple[str, List[int]]] = []
     for rank, mark in marks:
         for name, members in groups:
@@ -91,8 +91,23 @@ def mixed_step_marks_note(marks: Sequence[Tuple[int, str]]) -> Optional[str]:
                 break
         else:
             groups.append((mark, [rank]))
+    return groups
+
+
+def mixed_step_marks_note(marks: Sequence[Tuple[int, str]]) -> Optional[str]:
+    """noteMixedStepMarks over (rank, step mark) by rank."""
+    groups = _step_mark_groups(marks)
     if len(groups) < 2:
         return None
     parts = ["%s: %s" % (_rank_list(members), mark) for mark, members in groups]
     return ("the ranks' steps come from different marks (%s): a step number may not be the same iteration on "
             "every rank" % "; ".join(parts))
+
+
+def common_step_mark(marks: Sequence[Tuple[int, str]]) -> str:
+    """commonStepMark: the mark of the most ranks, the first seen on a tie."""
+    best = ("", [])
+    for group in _step_mark_groups(marks):
+        if len(group[1]) > len(best[1]):
+            best = group
+    return best[0]

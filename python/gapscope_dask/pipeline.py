@@ -206,6 +206,7 @@ def analyze_parts(client, parts: Sequence) -> dict:
     stragglers: List[int] = []
     causes: List[dict] = []
     usual = 0
+    step_mark = ""
     if kept_parts:
         marks = client.gather(client.map(N.part_steps, kept_parts))  # by rank, as kept is
         warm_ups, rank_only, only_warm = N.warm_ups_of(ranks, [steps for _mark, steps in marks])
@@ -228,13 +229,16 @@ def analyze_parts(client, parts: Sequence) -> dict:
         if note:
             notes.append(note)
         notes += N.warm_up_notes(steps, rank_only, only_warm)
-        note = N.mixed_step_marks_note([(rank, mark) for rank, (mark, _numbers) in zip(ranks, marks)])
+        rank_marks = [(rank, mark) for rank, (mark, _numbers) in zip(ranks, marks)]
+        note = N.mixed_step_marks_note(rank_marks)
         if note:
             notes.append(note)
+        step_mark = N.common_step_mark(rank_marks)
     return {
         "ranks": rows,
         "steps": steps,
         "usual_excess_ns": usual,
+        "step_mark": step_mark,
         "stragglers": stragglers,
         "causes": causes,
         "verdict": S.verdict_of(rows, steps, stragglers, causes, usual),

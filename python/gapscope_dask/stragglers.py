@@ -169,6 +169,7 @@ def rank_figures(part: dict, rank: int, latest: Dict[Tuple[int, int], int], warm
         "rank": rank,
         "file": part["file"],
         "steps": len(steps),
+        "counted_steps": len(counted),
         "step_time_ns": lower_median(s[S_TIME] for s in counted),
         "own_time_ns": lower_median(own_time(s) for s in counted),
         # 100 * busyShare (gpu_busy.h): the share first, as the C++ rounds it.

@@ -132,7 +132,7 @@ class AgainstCli(unittest.TestCase):
 
     def test_same_document(self):
         cli, dask = json.loads(self.cli_json), json.loads(self.dask_json)
-        self.assertEqual(list(cli), ["ranks", "steps", "usual_excess_ns", "stragglers", "causes", "verdict", "notes", "warnings",
+        self.assertEqual(list(cli), ["ranks", "steps", "usual_excess_ns", "step_mark", "stragglers", "causes", "verdict", "notes", "warnings",
                                      "errors"])
         self.assertEqual(dask, cli)
         self.assertEqual(self.dask_json, self.cli_json)  # byte for byte

@@ -22,21 +22,6 @@ constexpr double kIdlePoints = 1.0;
 std::string duration(TimeNs ns) { return format::formatDuration(ns, DurationStyle::Verdict); }
 std::string percent(double pct) { return format::formatPercent(pct, format::PercentStyle::Verdict); }
 
-std::string speedSentence(const RunFigures& a, const RunFigures& b) {
-  const TimeNs ta = a.stepTimeMedian;
-  const TimeNs tb = b.stepTimeMedian;
-  if (ta <= 0 || tb <= 0) return "step times are unknown";
-  const std::string times = " (" + duration(ta) + " -> " + duration(tb) + " median)";
-  const double ratio = static_cast<double>(ta) / static_cast<double>(tb);
-  if (std::abs(ratio - 1.0) < kSameTime) return "B takes as long per step as A" + times;
-  const bool faster = ratio > 1.0;
-  const double factor = faster ? ratio : 1.0 / ratio;
-  // Small changes read better as a share: "6.3% slower", not "1.1x slower".
-  const std::string amount = factor >= 1.1 ? format::formatFixed(factor, 1) + "x"
-                                           : percent(100.0 * std::abs(1.0 - static_cast<double>(tb) / static_cast<double>(ta)));
-  return "B is " + amount + (faster ? " faster" : " slower") + " per step" + times;
-}
-
 // The idle cause whose share of the active window moved most.
 std::string idleSentence(const RunFigures& a, const RunFigures& b) {
   GapCause most = GapCause::LaunchOverhead;
@@ -86,7 +71,7 @@ std::string joined(const std::vector<std::string>& names) {
 std::string makeVerdict(const Comparison& c) {
   const RunFigures& a = c.runs[0];
   const RunFigures& b = c.runs[1];
-  std::string v = speedSentence(a, b);
+  std::string v = speedPhrase(a.stepTimeMedian, b.stepTimeMedian);
   if (a.hasGpuActivity || b.hasGpuActivity) {
     v += "; " + idleSentence(a, b);
     v += "; " + countSentence("kernels", a.kernelsPerStep, b.kernelsPerStep);
@@ -127,3 +112,24 @@ std::vector<std::string> makeWarnings(const Comparison& c) {
 }
 
 }  // namespace gapscope::compare::detail
+
+namespace gapscope::compare {
+
+using detail::duration;
+using detail::percent;
+using detail::kSameTime;
+
+std::string speedPhrase(TimeNs ta, TimeNs tb) {
+  if (ta <= 0 || tb <= 0) return "step times are unknown";
+  const std::string times = " (" + duration(ta) + " -> " + duration(tb) + " median)";
+  const double ratio = static_cast<double>(ta) / static_cast<double>(tb);
+  if (std::abs(ratio - 1.0) < kSameTime) return "B takes as long per step as A" + times;
+  const bool faster = ratio > 1.0;
+  const double factor = faster ? ratio : 1.0 / ratio;
+  // Small changes read better as a share: "6.3% slower", not "1.1x slower".
+  const std::string amount = factor >= 1.1 ? format::formatFixed(factor, 1) + "x"
+                                           : percent(100.0 * std::abs(1.0 - static_cast<double>(tb) / static_cast<double>(ta)));
+  return "B is " + amount + (faster ? " faster" : " slower") + " per step" + times;
+}
+
+}  // namespace gapscope::compare

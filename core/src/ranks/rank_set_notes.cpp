@@ -14,13 +14,16 @@ bool isUnrankedProcess(const std::string& file) {
   return file.compare(slash == std::string::npos ? 0 : slash + 1, 4, "pid-") == 0;
 }
 
-// "rank 3" or "ranks 1, 5, ...": at most kRanksListed numbers.
-constexpr std::size_t kRanksListed = 8;
+}  // namespace
+
 std::string rankList(const std::vector<std::int64_t>& ranks) {
+  constexpr std::size_t kRanksListed = 8;
   std::string list = ranks.size() == 1 ? "rank " : "ranks ";
   for (std::size_t i = 0; i < ranks.size() && i < kRanksListed; ++i) list += (i ? ", " : "") + std::to_string(ranks[i]);
   return ranks.size() > kRanksListed ? list + ", ..." : list;
 }
+
+namespace {
 
 // What a rank's steps are, in words: the same for every rank of a job.
 std::string stepMarkOf(const RankTables& r) {
@@ -153,22 +156,40 @@ void noteWarmUpSteps(const RanksAnalysis& result, const WarmUps& w, const std::v
   }
 }
 
-// A note when the ranks' steps come from different marks (one rank logs in
-// a range of its own, another has no ProfilerStep#N): step N of one rank
-// may then be another iteration than step N of the next.
-void noteMixedStepMarks(const std::vector<RankTables>& ranks, std::vector<std::string>& notes) {
-  std::vector<std::pair<std::string, std::vector<std::int64_t>>> groups;  // in the order first seen, by rank
+namespace {
+
+// The ranks of each step mark, in the order first seen (by rank).
+using MarkGroups = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
+MarkGroups stepMarkGroups(const std::vector<RankTables>& ranks) {
+  MarkGroups groups;
   for (const auto& r : ranks) {
     const std::string mark = stepMarkOf(r);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == mark; });
     if (it == groups.end()) it = groups.insert(groups.end(), {mark, {}});
     it->second.push_back(r.rank);
   }
+  return groups;
+}
+
+}  // namespace
+
+// A note when the ranks' steps come from different marks (one rank logs in
+// a range of its own, another has no ProfilerStep#N): step N of one rank
+// may then be another iteration than step N of the next.
+void noteMixedStepMarks(const std::vector<RankTables>& ranks, std::vector<std::string>& notes) {
+  const MarkGroups groups = stepMarkGroups(ranks);
   if (groups.size() < 2) return;
   std::string list;
   for (const auto& [mark, members] : groups) list += (list.empty() ? "" : "; ") + rankList(members) + ": " + mark;
   notes.push_back("the ranks' steps come from different marks (" + list +
                   "): a step number may not be the same iteration on every rank");
+}
+
+std::string commonStepMark(const std::vector<RankTables>& ranks) {
+  const MarkGroups groups = stepMarkGroups(ranks);
+  auto most = std::max_element(groups.begin(), groups.end(),
+                               [](const auto& x, const auto& y) { return x.second.size() < y.second.size(); });
+  return most == groups.end() ? std::string() : most->first;
 }
 
 }  // namespace gapscope::ranks::detail

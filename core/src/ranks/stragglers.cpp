@@ -56,6 +56,7 @@ RankRow rankRow(const RankTables& r, const WaitByStep& waits) {
   const bool keepAll = onlyWarmUps(r);
   for (const auto& s : r.steps) {
     if (s.warmUp && !keepAll) continue;
+    ++row.countedSteps;
     times.push_back(s.timeNs);
     owns.push_back(ownTime(s, waits));
     row.busyNs += s.busyNs;
@@ -418,6 +419,7 @@ RanksAnalysis analyzeRanks(std::vector<RankTables> tables) {
   noteMismatchedCollectives(ranks, result.notes);
   noteWarmUpSteps(result, warmUps, ranks, result.notes);
   noteMixedStepMarks(ranks, result.notes);
+  result.stepMark = commonStepMark(ranks);
   result.verdict = verdictOf(result);
   return result;
 }

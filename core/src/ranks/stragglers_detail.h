@@ -25,6 +25,9 @@ inline std::string millis(TimeNs ns) {
   return buf;
 }
 
+// "rank 3" or "ranks 1, 5, ...": at most eight numbers.
+std::string rankList(const std::vector<std::int64_t>& ranks);
+
 // Each rank once, unknown ranks numbered after the known ones; what was
 // left out or renumbered goes to `notes`.
 std::vector<RankTables> uniqueRanks(std::vector<RankTables> tables, std::vector<std::string>& notes);
@@ -51,5 +54,7 @@ void noteMismatchedCollectives(const std::vector<RankTables>& ranks, std::vector
 void noteWarmUpSteps(const RanksAnalysis& result, const WarmUps& w, const std::vector<RankTables>& ranks,
                      std::vector<std::string>& notes);
 void noteMixedStepMarks(const std::vector<RankTables>& ranks, std::vector<std::string>& notes);
+// The step mark of the most ranks (the first seen, by rank, on a tie); "" for no rank.
+std::string commonStepMark(const std::vector<RankTables>& ranks);
 
 }  // namespace gapscope::ranks::detail

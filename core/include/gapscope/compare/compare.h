@@ -153,6 +153,11 @@ struct Comparison {
 Comparison compareTraces(const analysis::TraceAnalysis& a, const analysis::TraceAnalysis& b,
                          const CompareOptions& options = {});
 
+// Two median step times in the verdict's words: "B is 1.8x faster per step
+// (23.750 ms -> 12.857 ms median)", "B is 6.3% slower ...", "B takes as long
+// per step as A (...)" within 2 %; "step times are unknown" when either is 0.
+std::string speedPhrase(TimeNs a, TimeNs b);
+
 // The figures of one run, as compareTraces() reports them.
 RunFigures runFigures(const analysis::TraceAnalysis& run);
 

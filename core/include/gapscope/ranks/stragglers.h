@@ -60,6 +60,7 @@ struct RankRow {
   std::int64_t rank = kUnknownRank;
   std::string file;
   std::uint64_t steps = 0;  // all its steps, a warm-up included
+  std::uint64_t countedSteps = 0;  // the steps its medians and totals cover: after its warm-up
   TimeNs stepTimeNs = 0;  // lower median of the step times
   TimeNs ownTimeNs = 0;   // lower median of the own times
   double gpuBusyPct = 0;  // 100 * busy / active, summed over the steps (0 when no activity)
@@ -129,6 +130,9 @@ struct RanksAnalysis {
   // The usual step excess (0 under kStragglerSpreadMinSteps steps of two
   // ranks or more, when it is not used).
   TimeNs usualExcessNs = 0;
+  // What a step is on most ranks: "ProfilerStep#N", "each <marker> to the
+  // next", "the whole trace" ("" without ranks).
+  std::string stepMark;
   std::vector<std::int64_t> stragglers;  // most severe first
   std::vector<StragglerCause> causes;    // one per straggler, same order
   std::string verdict;

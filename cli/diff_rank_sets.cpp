@@ -1,0 +1,240 @@
+// Two rank sets compared, in text, JSON or CSV (docs/ranks.md, "Two runs
+// compared").
+#include "diff_rank_sets.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include "gapscope/ranks/set_compare.h"
+#include "output.h"
+#include "rank_set_output.h"
+
+namespace gapscope::cli {
+namespace {
+
+using nlohmann::ordered_json;
+using ranks::RankChange;
+using ranks::RankSetComparison;
+using ranks::SetFigures;
+using ranks::StepChange;
+
+// Rows of the rank and step tables in text unless --limit says otherwise.
+constexpr std::size_t kTextRows = 20;
+
+std::string time(TimeNs ns) { return format::formatDuration(ns, kTableTime); }
+std::string pct(double v) { return format::formatPercent(v, kTablePercent); }
+
+ordered_json runJson(const std::string& path, const SetFigures& f) {
+  return ordered_json{{"path", path},
+                      {"ranks", f.ranks},
+                      {"steps", f.steps},
+                      {"rank_steps", f.rankSteps},
+                      {"step_mark", f.stepMark},
+                      {"step_time_ns", f.stepTimeNs},
+                      {"gpu_busy_pct", f.gpuBusyPct},
+                      {"collective_per_step_ns", f.collectivePerStepNs},
+                      {"wait_per_step_ns", f.waitPerStepNs},
+                      {"idle_per_step_ns", idleJson(f.idlePerStep)},
+                      {"straggling_steps", f.stragglingSteps},
+                      {"stragglers", f.stragglers}};
+}
+
+template <typename Row, typename ToJson>
+ordered_json sideJson(const std::optional<Row>& row, ToJson toJson) {
+  return row ? toJson(*row) : ordered_json(nullptr);
+}
+
+void printJson(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
+               const std::vector<std::string>& warnings) {
+  ordered_json j;
+  j["runs"] = ordered_json::array({runJson(pathA, c.runs[0]), runJson(pathB, c.runs[1])});
+  j["speedup"] = c.speedup;
+  j["verdict"] = c.verdict;
+  j["ranks"] = ordered_json::array();
+  for (const RankChange& r : c.ranks)
+    j["ranks"].push_back(ordered_json{{"rank", r.rank}, {"a", sideJson(r.a, rankRowJson)}, {"b", sideJson(r.b, rankRowJson)}});
+  j["steps"] = ordered_json::array();
+  for (const StepChange& s : c.steps)
+    j["steps"].push_back(ordered_json{{"step", s.step}, {"a", sideJson(s.a, rankStepJson)}, {"b", sideJson(s.b, rankStepJson)}});
+  j["notes"] = c.notes;
+  j["warnings"] = warnings;
+  writeJson(out, j);
+}
+
+// A figure of each run, "-" where the run has no such row.
+template <typename Row, typename Cell>
+std::string cellOf(const std::optional<Row>& row, Cell cell) {
+  return row ? cell(*row) : "-";
+}
+
+std::string stragglersCell(const std::vector<std::int64_t>& ranks) {
+  std::string s;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s.empty() ? "none" : ranks.size() > 8 ? s + ", ..." : s;
+}
+
+void printJobTable(std::ostream& out, const RankSetComparison& c) {
+  const SetFigures& a = c.runs[0];
+  const SetFigures& b = c.runs[1];
+  TextTable t;
+  t.addColumn("The job", TextTable::Align::Left);
+  t.addColumn("A");
+  t.addColumn("B");
+  t.addRow({"Step time (median)", time(a.stepTimeNs), time(b.stepTimeNs)});
+  t.addRow({"GPU busy", pct(a.gpuBusyPct), pct(b.gpuBusyPct)});
+  t.addRow({"Collectives a rank and step", time(a.collectivePerStepNs), time(b.collectivePerStepNs)});
+  t.addRow({"  of which waiting", time(a.waitPerStepNs), time(b.waitPerStepNs)});
+  t.addRow({"Idle: launch a rank and step", time(a.idlePerStep[analysis::GapCause::LaunchOverhead]),
+            time(b.idlePerStep[analysis::GapCause::LaunchOverhead])});
+  t.addRow({"Idle: sync a rank and step", time(a.idlePerStep[analysis::GapCause::Synchronization]),
+            time(b.idlePerStep[analysis::GapCause::Synchronization])});
+  t.addRow({"Straggling steps", std::to_string(a.stragglingSteps), std::to_string(b.stragglingSteps)});
+  t.addRow({"Stragglers", stragglersCell(a.stragglers), stragglersCell(b.stragglers)});
+  t.print(out);
+}
+
+void printRankTable(std::ostream& out, const RankSetComparison& c, std::size_t rows) {
+  TextTable t;
+  for (const char* h : {"Rank", "Step time A", "Step time B", "Own time A", "Own time B", "GPU busy A",
+                        "GPU busy B", "Wait/step A", "Wait/step B", "Straggling A", "Straggling B"})
+    t.addColumn(h);
+  using ranks::RankRow;
+  const auto stepTime = [](const RankRow& r) { return time(r.stepTimeNs); };
+  const auto ownTime = [](const RankRow& r) { return time(r.ownTimeNs); };
+  const auto busy = [](const RankRow& r) { return pct(r.gpuBusyPct); };
+  const auto wait = [](const RankRow& r) { return time(ranks::perCountedStep(r.waitNs, r)); };
+  const auto straggling = [](const RankRow& r) {
+    return std::to_string(r.stragglingSteps) + (r.consistentlySlow ? "*" : "");
+  };
+  for (std::size_t i = 0; i < c.ranks.size() && i < rows; ++i) {
+    const RankChange& r = c.ranks[i];
+    t.addRow({std::to_string(r.rank), cellOf(r.a, stepTime), cellOf(r.b, stepTime), cellOf(r.a, ownTime),
+              cellOf(r.b, ownTime), cellOf(r.a, busy), cellOf(r.b, busy), cellOf(r.a, wait), cellOf(r.b, wait),
+              cellOf(r.a, straggling), cellOf(r.b, straggling)});
+  }
+  t.print(out);
+  if (c.ranks.size() > rows) out << "(" << rows << " of " << c.ranks.size() << " ranks; --limit N shows more)\n";
+  const auto slow = [](const std::optional<RankRow>& r) { return r && r->consistentlySlow; };
+  if (std::any_of(c.ranks.begin(), c.ranks.end(), [&](const RankChange& r) { return slow(r.a) || slow(r.b); }))
+    out << "*: consistently slower, its own time in a typical step over the step's median by 10%.\n";
+}
+
+void printStepTable(std::ostream& out, const RankSetComparison& c, std::size_t rows) {
+  TextTable t;
+  for (const char* h : {"Step", "Step time A", "Step time B", "Slowest A", "Slowest B", "Its own time A", "Its own time B",
+                        "Straggling A", "Straggling B"})
+    t.addColumn(h);
+  using ranks::StepRow;
+  const auto stepTime = [](const StepRow& s) { return time(s.stepTimeMedianNs); };
+  const auto slowest = [](const StepRow& s) { return std::to_string(s.slowestRank); };
+  const auto own = [](const StepRow& s) { return time(s.slowestNs); };
+  const auto straggling = [](const StepRow& s) { return std::string(s.warmUp ? "warm-up" : s.straggling ? "yes" : ""); };
+  for (std::size_t i = 0; i < c.steps.size() && i < rows; ++i) {
+    const StepChange& s = c.steps[i];
+    t.addRow({std::to_string(s.step), cellOf(s.a, stepTime), cellOf(s.b, stepTime), cellOf(s.a, slowest),
+              cellOf(s.b, slowest), cellOf(s.a, own), cellOf(s.b, own), cellOf(s.a, straggling),
+              cellOf(s.b, straggling)});
+  }
+  t.print(out);
+  if (c.steps.size() > rows) out << "(" << rows << " of " << c.steps.size() << " steps; --limit N shows more)\n";
+}
+
+std::string runLine(const std::string& path, const SetFigures& f) {
+  return path + " (" + std::to_string(f.ranks) + (f.ranks == 1 ? " rank, " : " ranks, ") + std::to_string(f.steps) +
+         (f.steps == 1 ? " step" : " steps") + " compared; a step: " + f.stepMark + ")";
+}
+
+void printText(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
+               std::size_t rows) {
+  out << "A: " << runLine(pathA, c.runs[0]) << '\n' << "B: " << runLine(pathB, c.runs[1]) << '\n';
+  out << "Verdict: " << c.verdict << "\n\n";
+  printJobTable(out, c);
+  out << "Step time: the median rank's step time, its lower median over the steps after the warm-up.\n"
+         "A rank and step: the ranks' totals over their steps after the warm-up, per step.\n\n";
+  printRankTable(out, c, rows);
+  out << '\n';
+  printStepTable(out, c, rows);
+  for (const auto& n : c.notes) out << "Note: " << n << '\n';
+}
+
+// The step table, a row per step number and run figure side by side.
+void printStepCsv(std::ostream& out, const RankSetComparison& c) {
+  writeCsvRow(out, {"step", "in_a", "in_b", "step_time_a_ns", "step_time_b_ns", "slowest_rank_a", "slowest_rank_b",
+                    "slowest_a_ns", "slowest_b_ns", "median_a_ns", "median_b_ns", "straggling_a", "straggling_b",
+                    "warm_up_a", "warm_up_b"});
+  using ranks::StepRow;
+  const auto num = [](auto v) { return [v](const StepRow& s) { return std::to_string(v(s)); }; };
+  const auto blank = [](const std::optional<StepRow>& row, auto cell) { return row ? cell(*row) : std::string(); };
+  const auto stepTime = num([](const StepRow& s) { return s.stepTimeMedianNs; });
+  const auto slowest = num([](const StepRow& s) { return s.slowestRank; });
+  const auto slowestNs = num([](const StepRow& s) { return s.slowestNs; });
+  const auto median = num([](const StepRow& s) { return s.medianNs; });
+  const auto straggling = num([](const StepRow& s) { return int{s.straggling}; });
+  const auto warmUp = num([](const StepRow& s) { return int{s.warmUp}; });
+  for (const StepChange& s : c.steps) {
+    writeCsvRow(out, {std::to_string(s.step), s.a ? "1" : "0", s.b ? "1" : "0", blank(s.a, stepTime),
+                      blank(s.b, stepTime), blank(s.a, slowest), blank(s.b, slowest), blank(s.a, slowestNs),
+                      blank(s.b, slowestNs), blank(s.a, median), blank(s.b, median), blank(s.a, straggling),
+                      blank(s.b, straggling), blank(s.a, warmUp), blank(s.b, warmUp)});
+  }
+}
+
+// The rank table, a row per rank and run figure side by side.
+void printRankCsv(std::ostream& out, const RankSetComparison& c) {
+  writeCsvRow(out, {"rank", "in_a", "in_b", "step_time_a_ns", "step_time_b_ns", "own_time_a_ns", "own_time_b_ns",
+                    "gpu_busy_a_pct", "gpu_busy_b_pct", "wait_per_step_a_ns", "wait_per_step_b_ns",
+                    "straggling_steps_a", "straggling_steps_b"});
+  using ranks::RankRow;
+  const auto num = [](auto v) { return [v](const RankRow& r) { return std::to_string(v(r)); }; };
+  const auto blank = [](const std::optional<RankRow>& row, auto cell) { return row ? cell(*row) : std::string(); };
+  const auto stepTime = num([](const RankRow& r) { return r.stepTimeNs; });
+  const auto ownTime = num([](const RankRow& r) { return r.ownTimeNs; });
+  const auto busy = num([](const RankRow& r) { return r.gpuBusyPct; });
+  const auto wait = num([](const RankRow& r) { return ranks::perCountedStep(r.waitNs, r); });
+  const auto straggling = num([](const RankRow& r) { return r.stragglingSteps; });
+  for (const RankChange& r : c.ranks) {
+    writeCsvRow(out, {std::to_string(r.rank), r.a ? "1" : "0", r.b ? "1" : "0", blank(r.a, stepTime),
+                      blank(r.b, stepTime), blank(r.a, ownTime), blank(r.b, ownTime), blank(r.a, busy),
+                      blank(r.b, busy), blank(r.a, wait), blank(r.b, wait), blank(r.a, straggling),
+                      blank(r.b, straggling)});
+  }
+}
+
+}  // namespace
+
+int diffRankSets(const Args& args, const std::string& format, const std::string& pathA, const std::string& pathB,
+                 std::ostream& out, std::ostream& err) {
+  if (format != "text" && format != "json" && format != "csv") {
+    err << "gapscope-cli diff: two rank sets are compared in text, json or csv, not '" << format << "'\n";
+    return 2;
+  }
+  const std::string table = args.get("table", "ranks");
+  if (format == "csv" && table != "ranks" && table != "steps") {
+    err << "gapscope-cli diff: --table of two rank sets expects ranks or steps, got '" << table << "'\n";
+    return 2;
+  }
+  const ranks::RankSetOptions options = rankSetOptions(args);
+  // One set after the other: each reads its ranks on every core.
+  std::optional<ranks::RankSet> a = readRankSet({pathA}, options, "gapscope-cli diff: run A: ", err);
+  if (!a) return 1;
+  std::optional<ranks::RankSet> b = readRankSet({pathB}, options, "gapscope-cli diff: run B: ", err);
+  if (!b) return 1;
+  std::vector<std::string> warnings;
+  for (const auto& w : a->warnings) warnings.push_back("A: " + w);
+  for (const auto& e : a->errors) warnings.push_back("A: not read: " + e.file + ": " + e.message);
+  for (const auto& w : b->warnings) warnings.push_back("B: " + w);
+  for (const auto& e : b->errors) warnings.push_back("B: not read: " + e.file + ": " + e.message);
+  const RankSetComparison c =
+      ranks::compareRankSets(ranks::analyzeRanks(std::move(a->tables)), ranks::analyzeRanks(std::move(b->tables)));
+  const std::size_t rows = args.has("limit") ? limitOption(args) : kTextRows;
+  if (format == "json") printJson(out, c, pathA, pathB, warnings);
+  else if (format == "csv" && table == "steps") printStepCsv(out, c);
+  else if (format == "csv") printRankCsv(out, c);
+  else {
+    printText(out, c, pathA, pathB, rows);
+    for (const auto& w : warnings) out << "Warning: " << w << '\n';
+  }
+  return 0;
+}
+
+}  // namespace gapscope::cli

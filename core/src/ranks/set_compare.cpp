@@ -1,0 +1,169 @@
+// Two runs of a distributed job compared from their straggler analyses
+// (set_compare.h): the job's figures, ranks and steps paired by number, a
+// verdict and what makes the runs less comparable.
+#include "gapscope/ranks/set_compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "gapscope/compare/compare.h"
+#include "gapscope/format/duration.h"
+#include "gapscope/format/number.h"
+#include "stragglers_detail.h"
+
+namespace gapscope::ranks {
+namespace {
+
+using detail::rankList;
+
+// A GPU busy share must move by at least this many points to be told.
+constexpr double kBusyPoints = 1.0;
+// Within this share, two waits per step count as the same.
+constexpr double kSameWait = 0.05;
+
+std::string duration(TimeNs ns) { return format::formatDuration(ns, format::DurationStyle::Verdict); }
+std::string percent(double pct) { return format::formatPercent(pct, format::PercentStyle::Verdict); }
+
+const RankRow* rowOf(const RanksAnalysis& run, std::int64_t rank) {
+  auto it = std::find_if(run.ranks.begin(), run.ranks.end(), [&](const RankRow& r) { return r.rank == rank; });
+  return it == run.ranks.end() ? nullptr : &*it;
+}
+
+std::string stepsWord(std::uint64_t n) { return n == 1 ? " step" : " steps"; }
+
+// "straggling in 2 of 15 steps", "consistently slower (by 12% of a typical
+// step)", or both.
+std::string howSlow(const RankRow& r, const SetFigures& run) {
+  std::string s;
+  if (r.stragglingSteps > 0)
+    s = "straggling in " + std::to_string(r.stragglingSteps) + " of " + std::to_string(run.steps) + stepsWord(run.steps);
+  if (r.consistentlySlow) {
+    const std::int64_t share = r.typicalMedianNs > 0 ? r.typicalExcessNs * 100 / r.typicalMedianNs : 0;
+    s += (s.empty() ? "" : " and ") + std::string("consistently slower (by ") + std::to_string(share) +
+         "% of a typical step)";
+  }
+  return s;
+}
+
+// The main straggler of each run, in words.
+std::string stragglerSentence(const RanksAnalysis& a, const RanksAnalysis& b, const SetFigures& fa,
+                              const SetFigures& fb) {
+  const RankRow* la = a.stragglers.empty() ? nullptr : rowOf(a, a.stragglers.front());
+  const RankRow* lb = b.stragglers.empty() ? nullptr : rowOf(b, b.stragglers.front());
+  const auto name = [](const RankRow& r) { return "rank " + std::to_string(r.rank); };
+  if (!la && !lb) return "no rank straggles in A or B";
+  if (la && !lb) return "the straggler is gone: " + name(*la) + " was " + howSlow(*la, fa) + " in A, no rank straggles in B";
+  if (!la) return "B has a straggler A had not: " + name(*lb) + ", " + howSlow(*lb, fb);
+  if (la->rank == lb->rank)
+    return name(*la) + " is still the straggler: in A " + howSlow(*la, fa) + ", in B " + howSlow(*lb, fb);
+  return "the straggler moved from " + name(*la) + " (" + howSlow(*la, fa) + " in A) to " + name(*lb) + " (" +
+         howSlow(*lb, fb) + " in B)";
+}
+
+std::string waitSentence(const SetFigures& a, const SetFigures& b) {
+  const TimeNs wa = a.waitPerStepNs;
+  const TimeNs wb = b.waitPerStepNs;
+  const std::string what = " a step waiting for each other in collectives";
+  if (std::abs(static_cast<double>(wb - wa)) <= kSameWait * static_cast<double>(std::max(wa, wb)))
+    return "the ranks spent about as long" + what + " (" + duration(wa) + ")";
+  return "the ranks spent " + duration(wa) + " -> " + duration(wb) + what;
+}
+
+std::string busySentence(const SetFigures& a, const SetFigures& b) {
+  if (std::abs(b.gpuBusyPct - a.gpuBusyPct) < kBusyPoints) return "GPU busy about the same (" + percent(a.gpuBusyPct) + ")";
+  return std::string("GPU busy ") + (b.gpuBusyPct > a.gpuBusyPct ? "rose" : "fell") + " from " + percent(a.gpuBusyPct) +
+         " to " + percent(b.gpuBusyPct) + " of the ranks' active time";
+}
+
+void noteOtherRanks(const RankSetComparison& c, std::vector<std::string>& notes) {
+  std::vector<std::int64_t> onlyA;
+  std::vector<std::int64_t> onlyB;
+  for (const auto& r : c.ranks) {
+    if (!r.b) onlyA.push_back(r.rank);
+    if (!r.a) onlyB.push_back(r.rank);
+  }
+  if (onlyA.empty() && onlyB.empty()) return;
+  std::string s = "A has " + std::to_string(c.runs[0].ranks) + " ranks, B " + std::to_string(c.runs[1].ranks);
+  if (!onlyA.empty()) s += "; " + rankList(onlyA) + " only in A";
+  if (!onlyB.empty()) s += "; " + rankList(onlyB) + " only in B";
+  notes.push_back(s + ": the rank table pairs ranks by number, the job's figures are each run's own");
+}
+
+}  // namespace
+
+TimeNs perCountedStep(TimeNs total, const RankRow& row) {
+  return row.countedSteps > 0 ? total / static_cast<TimeNs>(row.countedSteps) : 0;
+}
+
+SetFigures setFigures(const RanksAnalysis& run) {
+  SetFigures f;
+  f.ranks = run.ranks.size();
+  std::vector<TimeNs> stepTimes;
+  for (const auto& s : run.steps) {
+    if (s.warmUp) continue;
+    ++f.steps;
+    f.stragglingSteps += s.straggling;
+    stepTimes.push_back(s.stepTimeMedianNs);
+  }
+  f.stepTimeNs = detail::lowerMedian(stepTimes);
+  TimeNs busy = 0;
+  TimeNs active = 0;
+  TimeNs collective = 0;
+  TimeNs wait = 0;
+  analysis::IdleByCause idle;
+  for (const auto& r : run.ranks) {
+    f.rankSteps += r.countedSteps;
+    busy += r.busyNs;
+    active += r.activeNs;
+    collective += r.collectiveNs;
+    wait += r.waitNs;
+    for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) idle.ns[c] += r.idle.ns[c];
+  }
+  f.gpuBusyPct = 100.0 * analysis::busyShare(busy, active);
+  if (f.rankSteps > 0) {
+    const auto n = static_cast<TimeNs>(f.rankSteps);
+    f.collectivePerStepNs = collective / n;
+    f.waitPerStepNs = wait / n;
+    for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) f.idlePerStep.ns[c] = idle.ns[c] / n;
+  }
+  f.stragglers = run.stragglers;
+  f.stepMark = run.stepMark;
+  return f;
+}
+
+RankSetComparison compareRankSets(const RanksAnalysis& a, const RanksAnalysis& b) {
+  RankSetComparison c;
+  c.runs = {setFigures(a), setFigures(b)};
+  const SetFigures& fa = c.runs[0];
+  const SetFigures& fb = c.runs[1];
+  std::map<std::int64_t, RankChange> ranks;
+  for (const auto& r : a.ranks) ranks[r.rank].a = r;
+  for (const auto& r : b.ranks) ranks[r.rank].b = r;
+  for (auto& [rank, change] : ranks) {
+    change.rank = rank;
+    c.ranks.push_back(std::move(change));
+  }
+  std::map<std::int64_t, StepChange> steps;
+  for (const auto& s : a.steps) steps[s.step].a = s;
+  for (const auto& s : b.steps) steps[s.step].b = s;
+  for (auto& [step, change] : steps) {
+    change.step = step;
+    c.steps.push_back(std::move(change));
+  }
+  if (fa.stepTimeNs > 0 && fb.stepTimeNs > 0)
+    c.speedup = static_cast<double>(fa.stepTimeNs) / static_cast<double>(fb.stepTimeNs);
+
+  c.verdict = compare::speedPhrase(fa.stepTimeNs, fb.stepTimeNs) + "; " + stragglerSentence(a, b, fa, fb);
+  if (fa.collectivePerStepNs > 0 || fb.collectivePerStepNs > 0) c.verdict += "; " + waitSentence(fa, fb);
+  c.verdict += "; " + busySentence(fa, fb) + ".";
+
+  noteOtherRanks(c, c.notes);
+  if (fa.stepMark != fb.stepMark)
+    c.notes.push_back("the runs define a step differently: A by " + fa.stepMark + ", B by " + fb.stepMark);
+  for (const auto& n : a.notes) c.notes.push_back("A: " + n);
+  for (const auto& n : b.notes) c.notes.push_back("B: " + n);
+  return c;
+}
+
+}  // namespace gapscope::ranks

@@ -1,0 +1,276 @@
+// Two runs of a distributed job compared (ranks/set_compare.h): on generated
+// rank sets, every job figure against the generator's own timing functions;
+// on the real user DDP sets, the job's step time against a count made from
+// the JSON; `gapscope-cli diff DIR_A DIR_B` as a process.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "../cli/cli_run.h"
+#include "../support/unmarked_loop.h"
+#include "gapscope/compare/compare.h"
+#include "gapscope/ranks/rank_set.h"
+#include "gapscope/ranks/set_compare.h"
+#include "rank_set_generator.h"
+
+namespace gapscope::ranks {
+namespace {
+
+using bench::RankSetSpec;
+using gapscope::testing::runCli;
+using gapscope::testing::TempDir;
+
+RankSetSpec plain(int ranks = 8, int steps = 10) {
+  RankSetSpec spec;
+  spec.ranks = ranks;
+  spec.steps = steps;
+  return spec;
+}
+
+RankSetSpec withLateRank(int rank, int step) {
+  RankSetSpec spec = plain();
+  spec.lateRank = rank;
+  spec.lateStep = step;
+  return spec;
+}
+
+RanksAnalysis analyse(const TempDir& dir, const std::string& name, const RankSetSpec& spec) {
+  const auto path = dir.path() / name;
+  bench::writeRankSet(path.string(), spec);
+  RankSet set = loadRankSet(rankFiles({path.string()}));
+  EXPECT_TRUE(set.errors.empty());
+  return analyzeRanks(std::move(set.tables));
+}
+
+// Counted from the generator: the lower median of the steps' times.
+TimeNs jobStepTime(const RankSetSpec& spec) {
+  std::vector<TimeNs> times;
+  for (int s = 1; s <= spec.steps; ++s) times.push_back(bench::stepTime(spec, s));
+  std::sort(times.begin(), times.end());
+  return times[(times.size() - 1) / 2];
+}
+
+// Summed over every rank and step: each rank's all-reduce time and its
+// wait for the last rank to start it.
+struct CollectiveSums {
+  TimeNs collective = 0;
+  TimeNs wait = 0;
+};
+CollectiveSums collectiveSums(const RankSetSpec& spec) {
+  CollectiveSums sums;
+  for (int s = 1; s <= spec.steps; ++s) {
+    TimeNs latest = 0;
+    for (int r = 0; r < spec.ranks; ++r) latest = std::max(latest, bench::allReduceStart(spec, r, s));
+    for (int r = 0; r < spec.ranks; ++r) {
+      const TimeNs start = bench::allReduceStart(spec, r, s);
+      sums.collective += bench::allReduceEnd(spec, s) - start;
+      sums.wait += latest - start;
+    }
+  }
+  return sums;
+}
+
+void expectJobFigures(const SetFigures& f, const RankSetSpec& spec) {
+  EXPECT_EQ(f.ranks, static_cast<std::size_t>(spec.ranks));
+  EXPECT_EQ(f.steps, static_cast<std::uint64_t>(spec.steps));
+  EXPECT_EQ(f.rankSteps, static_cast<std::uint64_t>(spec.ranks * spec.steps));
+  EXPECT_EQ(f.stepTimeNs, jobStepTime(spec));
+  const CollectiveSums sums = collectiveSums(spec);
+  EXPECT_EQ(f.collectivePerStepNs, sums.collective / (spec.ranks * spec.steps));
+  EXPECT_EQ(f.waitPerStepNs, sums.wait / (spec.ranks * spec.steps));
+  EXPECT_EQ(f.stepMark, "ProfilerStep#N");
+}
+
+TEST(SetCompare, TheStragglerIsGone) {
+  TempDir dir;
+  const RankSetSpec before = withLateRank(2, 7);
+  const RankSetSpec after = plain();
+  const RankSetComparison c = compareRankSets(analyse(dir, "a", before), analyse(dir, "b", after));
+  expectJobFigures(c.runs[0], before);
+  expectJobFigures(c.runs[1], after);
+  EXPECT_EQ(c.runs[0].stragglingSteps, 1u);
+  EXPECT_EQ(c.runs[0].stragglers, (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(c.runs[1].stragglingSteps, 0u);
+  EXPECT_TRUE(c.runs[1].stragglers.empty());
+  // One slow step of ten leaves the median step where it was.
+  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(jobStepTime(before), jobStepTime(after)), 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind("B takes as long per step as A", 0), 0u) << c.verdict;
+  EXPECT_NE(c.verdict.find("the straggler is gone: rank 2 was straggling in 1 of 10 steps in A, no rank straggles in B"),
+            std::string::npos)
+      << c.verdict;
+  // The late rank held the others up: they waited less in B.
+  EXPECT_GT(c.runs[0].waitPerStepNs, c.runs[1].waitPerStepNs);
+  ASSERT_EQ(c.ranks.size(), 8u);
+  for (const RankChange& r : c.ranks) {
+    ASSERT_TRUE(r.a && r.b);
+    EXPECT_EQ(r.a->rank, r.rank);
+    EXPECT_EQ(r.b->rank, r.rank);
+    EXPECT_EQ(r.a->stragglingSteps, r.rank == 2 ? 1u : 0u);
+  }
+  ASSERT_EQ(c.steps.size(), 10u);
+  EXPECT_TRUE(c.steps[6].a->straggling);
+  EXPECT_EQ(c.steps[6].a->slowestRank, 2);
+  EXPECT_FALSE(c.steps[6].b->straggling);
+  EXPECT_TRUE(c.notes.empty());
+}
+
+TEST(SetCompare, AStragglerThatCameAndOneThatMoved) {
+  TempDir dir;
+  const RanksAnalysis none = analyse(dir, "none", plain());
+  const RanksAnalysis late2 = analyse(dir, "late2", withLateRank(2, 7));
+  const RanksAnalysis late5 = analyse(dir, "late5", withLateRank(5, 4));
+  EXPECT_NE(compareRankSets(none, late5).verdict.find("B has a straggler A had not: rank 5, straggling in 1 of 10 steps"),
+            std::string::npos);
+  EXPECT_NE(compareRankSets(late2, late5)
+                .verdict.find("the straggler moved from rank 2 (straggling in 1 of 10 steps in A) to rank 5 "
+                              "(straggling in 1 of 10 steps in B)"),
+            std::string::npos);
+  EXPECT_NE(compareRankSets(late2, late2).verdict.find("rank 2 is still the straggler: in A straggling in 1 of 10 "
+                                                       "steps, in B straggling in 1 of 10 steps"),
+            std::string::npos);
+  EXPECT_NE(compareRankSets(none, none).verdict.find("no rank straggles in A or B"), std::string::npos);
+}
+
+TEST(SetCompare, AFasterJob) {
+  TempDir dir;
+  const RankSetSpec before = plain(4, 6);
+  RankSetSpec after = plain(4, 6);
+  after.kernelsPerStep = 10;  // half the work a step
+  const RankSetComparison c = compareRankSets(analyse(dir, "a", before), analyse(dir, "b", after));
+  expectJobFigures(c.runs[0], before);
+  expectJobFigures(c.runs[1], after);
+  EXPECT_GT(c.speedup, 1.1);
+  EXPECT_DOUBLE_EQ(c.speedup, static_cast<double>(jobStepTime(before)) / static_cast<double>(jobStepTime(after)));
+  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(jobStepTime(before), jobStepTime(after)), 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind("B is ", 0), 0u) << c.verdict;
+  EXPECT_NE(c.verdict.find("x faster per step"), std::string::npos) << c.verdict;
+}
+
+TEST(SetCompare, OtherRanksAndAnotherStepMarkAreNoted) {
+  TempDir dir;
+  RankSetSpec bigger = plain(6, 10);
+  bigger.marker = "train_step";  // steps from one train_step to the next: 9 of them
+  const RankSetComparison c = compareRankSets(analyse(dir, "a", plain(4, 10)), analyse(dir, "b", bigger));
+  EXPECT_EQ(c.runs[1].stepMark, "each train_step to the next");
+  EXPECT_EQ(c.runs[1].steps, 9u);
+  ASSERT_EQ(c.ranks.size(), 6u);
+  EXPECT_FALSE(c.ranks[4].a);
+  EXPECT_TRUE(c.ranks[4].b);
+  ASSERT_EQ(c.steps.size(), 10u);
+  EXPECT_TRUE(c.steps[9].a);
+  EXPECT_FALSE(c.steps[9].b);
+  ASSERT_GE(c.notes.size(), 2u);
+  EXPECT_EQ(c.notes[0], "A has 4 ranks, B 6; ranks 4, 5 only in B: the rank table pairs ranks by number, the job's "
+                        "figures are each run's own");
+  EXPECT_EQ(c.notes[1], "the runs define a step differently: A by ProfilerStep#N, B by each train_step to the next");
+}
+
+TEST(SetCompare, EachRunsOwnNotesFollowWithItsName) {
+  TempDir dir;
+  RankSetSpec warm = plain(4, 10);
+  warm.warmUpRank = 1;
+  const RankSetComparison c = compareRankSets(analyse(dir, "a", warm), analyse(dir, "b", plain(4, 10)));
+  EXPECT_EQ(c.runs[0].steps, 9u);  // the warm-up left out
+  EXPECT_EQ(c.runs[0].rankSteps, 36u);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_EQ(c.notes[0].rfind("A: step 1 is a warm-up", 0), 0u) << c.notes[0];
+}
+
+// The real 2-rank DDP script recorded by gapscope and by torch.profiler:
+// the job's step time, counted from each rank's data loader next() calls.
+TEST(SetCompare, RealUserDdpRecordings) {
+  const auto base = std::filesystem::path(GAPSCOPE_TEST_DATA_DIR) / "h100-user-ddp";
+  std::array<RanksAnalysis, 2> runs;
+  std::array<TimeNs, 2> counted{};
+  const char* recorders[] = {"gapscope", "torch"};
+  for (int i = 0; i < 2; ++i) {
+    const auto dir = base / recorders[i];
+    runs[i] = analyzeRanks(loadRankSet(rankFiles({dir.string()})).tables);
+    std::vector<std::vector<TimeNs>> stepsOfRank;
+    for (int rank = 0; rank < 2; ++rank) {
+      const auto loop = testing::unmarkedLoopFromJson((dir / ("rank-" + std::to_string(rank) + ".json.gz")).string());
+      std::vector<TimeNs> times;
+      for (std::size_t k = 0; k + 1 < loop.nextStarts.size(); ++k) times.push_back(loop.nextStarts[k + 1] - loop.nextStarts[k]);
+      stepsOfRank.push_back(times);
+    }
+    // Per step after the warm-up (the first), the lower median of two ranks
+    // is the shorter; then the lower median over the steps.
+    std::vector<TimeNs> job;
+    for (std::size_t k = 1; k < stepsOfRank[0].size(); ++k) job.push_back(std::min(stepsOfRank[0][k], stepsOfRank[1][k]));
+    std::sort(job.begin(), job.end());
+    counted[static_cast<std::size_t>(i)] = job[(job.size() - 1) / 2];
+  }
+  const RankSetComparison c = compareRankSets(runs[0], runs[1]);
+  EXPECT_EQ(c.runs[0].stepTimeNs, counted[0]);
+  EXPECT_EQ(c.runs[1].stepTimeNs, counted[1]);
+  EXPECT_EQ(c.runs[0].steps, 15u);
+  EXPECT_EQ(c.runs[1].steps, 15u);
+  EXPECT_EQ(c.runs[0].stepMark, "each " + std::string(testing::kDataLoaderNext) + " to the next");
+  EXPECT_NE(c.verdict.find("rank 1 is still the straggler: in A straggling in 2 of 15 steps"), std::string::npos)
+      << c.verdict;
+  // Each run's torchrun agent (pid-N) and warm-up are its own notes.
+  for (const auto& n : c.notes) EXPECT_TRUE(n.rfind("A: ", 0) == 0 || n.rfind("B: ", 0) == 0) << n;
+}
+
+TEST(SetCompareCli, TwoDirectoriesAreTwoRunsOfAJob) {
+  TempDir dir;
+  const RankSetSpec before = withLateRank(2, 7);
+  const auto a = dir.path() / "a";
+  const auto b = dir.path() / "b";
+  bench::writeRankSet(a.string(), before);
+  bench::writeRankSet(b.string(), plain());
+  const RankSetComparison expected = compareRankSets(analyzeRanks(loadRankSet(rankFiles({a.string()})).tables),
+                                                     analyzeRanks(loadRankSet(rankFiles({b.string()})).tables));
+
+  const auto json = runCli({"diff", a.string(), b.string(), "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j.at("verdict"), expected.verdict);
+  EXPECT_EQ(j.at("runs")[0].at("path"), a.string());
+  EXPECT_EQ(j.at("runs")[0].at("step_time_ns"), jobStepTime(before));
+  EXPECT_EQ(j.at("runs")[0].at("wait_per_step_ns"), expected.runs[0].waitPerStepNs);
+  EXPECT_EQ(j.at("runs")[0].at("stragglers"), nlohmann::json({2}));
+  EXPECT_EQ(j.at("runs")[1].at("stragglers"), nlohmann::json::array());
+  ASSERT_EQ(j.at("ranks").size(), 8u);
+  EXPECT_EQ(j["ranks"][2].at("a").at("straggling_steps"), 1);
+  EXPECT_EQ(j["ranks"][2].at("b").at("straggling_steps"), 0);
+  EXPECT_EQ(j["ranks"][2].at("a").at("counted_steps"), 10);
+  ASSERT_EQ(j.at("steps").size(), 10u);
+  EXPECT_EQ(j["steps"][6].at("a").at("slowest_rank"), 2);
+
+  const auto text = runCli({"diff", a.string(), b.string()});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("Verdict: " + expected.verdict), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Straggling steps"), std::string::npos) << text.out;
+
+  const auto ranksCsv = runCli({"diff", a.string(), b.string(), "--format", "csv"});
+  ASSERT_EQ(ranksCsv.status, 0) << ranksCsv.err;
+  EXPECT_EQ(std::count(ranksCsv.out.begin(), ranksCsv.out.end(), '\n'), 9);  // header and 8 ranks
+  EXPECT_EQ(ranksCsv.out.rfind("rank,in_a,in_b,step_time_a_ns", 0), 0u) << ranksCsv.out;
+  const auto stepsCsv = runCli({"diff", a.string(), b.string(), "--format", "csv", "--table", "steps"});
+  ASSERT_EQ(stepsCsv.status, 0) << stepsCsv.err;
+  EXPECT_EQ(std::count(stepsCsv.out.begin(), stepsCsv.out.end(), '\n'), 11);  // header and 10 steps
+  EXPECT_NE(stepsCsv.out.find("\n7,1,1," + std::to_string(bench::stepTime(before, 7)) + ","), std::string::npos)
+      << stepsCsv.out;
+}
+
+TEST(SetCompareCli, ADirectoryAndATraceOrAnotherFormatAreRefused) {
+  TempDir dir;
+  const auto a = dir.path() / "a";
+  const auto files = bench::writeRankSet(a.string(), plain(2, 3));
+  const auto mixed = runCli({"diff", a.string(), files[0]});
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_NE(mixed.err.find("run A is a directory and run B is not"), std::string::npos) << mixed.err;
+  const auto md = runCli({"diff", a.string(), a.string(), "--format", "md"});
+  EXPECT_EQ(md.status, 2);
+  EXPECT_NE(md.err.find("two rank sets are compared in text, json or csv"), std::string::npos) << md.err;
+  std::filesystem::create_directories(dir.path() / "empty");
+  const auto empty = runCli({"diff", a.string(), (dir.path() / "empty").string()});
+  EXPECT_EQ(empty.status, 1);
+  EXPECT_NE(empty.err.find("gapscope-cli diff: run B: "), std::string::npos) << empty.err;
+}
+
+}  // namespace
+}  // namespace gapscope::ranks
