@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "../cli/cli_run.h"
@@ -178,33 +179,35 @@ TEST(SetCompare, EachRunsOwnNotesFollowWithItsName) {
   EXPECT_EQ(c.notes[0].rfind("A: step 1 is a warm-up", 0), 0u) << c.notes[0];
 }
 
-// The real 2-rank DDP script recorded by gapscope and by torch.profiler:
-// the job's step time, counted from each rank's data loader next() calls.
-TEST(SetCompare, RealUserDdpRecordings) {
-  const auto base = std::filesystem::path(GAPSCOPE_TEST_DATA_DIR) / "h100-user-ddp";
-  std::array<RanksAnalysis, 2> runs;
-  std::array<TimeNs, 2> counted{};
-  const char* recorders[] = {"gapscope", "torch"};
-  for (int i = 0; i < 2; ++i) {
-    const auto dir = base / recorders[i];
-    runs[i] = analyzeRanks(loadRankSet(rankFiles({dir.string()})).tables);
-    std::vector<std::vector<TimeNs>> stepsOfRank;
-    for (int rank = 0; rank < 2; ++rank) {
-      const auto loop = testing::unmarkedLoopFromJson((dir / ("rank-" + std::to_string(rank) + ".json.gz")).string());
-      std::vector<TimeNs> times;
-      for (std::size_t k = 0; k + 1 < loop.nextStarts.size(); ++k) times.push_back(loop.nextStarts[k + 1] - loop.nextStarts[k]);
-      stepsOfRank.push_back(times);
-    }
-    // Per step after the warm-up (the first), the lower median of two ranks
-    // is the shorter; then the lower median over the steps.
-    std::vector<TimeNs> job;
-    for (std::size_t k = 1; k < stepsOfRank[0].size(); ++k) job.push_back(std::min(stepsOfRank[0][k], stepsOfRank[1][k]));
-    std::sort(job.begin(), job.end());
-    counted[static_cast<std::size_t>(i)] = job[(job.size() - 1) / 2];
+// Counted from the JSON of a real 2-rank set whose steps are its data
+// loader's next() periods: per step after the warm-up (the first), the
+// lower median of two ranks' step times is the shorter; then the lower
+// median over the steps.
+TimeNs jobStepTimeFromJson(const std::filesystem::path& dir) {
+  std::vector<std::vector<TimeNs>> stepsOfRank;
+  for (int rank = 0; rank < 2; ++rank) {
+    const auto loop = testing::unmarkedLoopFromJson((dir / ("rank-" + std::to_string(rank) + ".json.gz")).string());
+    std::vector<TimeNs> times;
+    for (std::size_t k = 0; k + 1 < loop.nextStarts.size(); ++k) times.push_back(loop.nextStarts[k + 1] - loop.nextStarts[k]);
+    stepsOfRank.push_back(times);
   }
-  const RankSetComparison c = compareRankSets(runs[0], runs[1]);
-  EXPECT_EQ(c.runs[0].stepTimeNs, counted[0]);
-  EXPECT_EQ(c.runs[1].stepTimeNs, counted[1]);
+  std::vector<TimeNs> job;
+  for (std::size_t k = 1; k < stepsOfRank[0].size(); ++k) job.push_back(std::min(stepsOfRank[0][k], stepsOfRank[1][k]));
+  std::sort(job.begin(), job.end());
+  return job[(job.size() - 1) / 2];
+}
+
+RanksAnalysis analyseDir(const std::filesystem::path& dir) { return analyzeRanks(loadRankSet(rankFiles({dir.string()})).tables); }
+
+const std::filesystem::path kData = std::filesystem::path(GAPSCOPE_TEST_DATA_DIR);
+
+// The real 2-rank DDP script recorded by gapscope and by torch.profiler.
+TEST(SetCompare, RealUserDdpRecordings) {
+  const auto a = kData / "h100-user-ddp" / "gapscope";
+  const auto b = kData / "h100-user-ddp" / "torch";
+  const RankSetComparison c = compareRankSets(analyseDir(a), analyseDir(b));
+  EXPECT_EQ(c.runs[0].stepTimeNs, jobStepTimeFromJson(a));
+  EXPECT_EQ(c.runs[1].stepTimeNs, jobStepTimeFromJson(b));
   EXPECT_EQ(c.runs[0].steps, 15u);
   EXPECT_EQ(c.runs[1].steps, 15u);
   EXPECT_EQ(c.runs[0].stepMark, "each " + std::string(testing::kDataLoaderNext) + " to the next");
@@ -212,6 +215,35 @@ TEST(SetCompare, RealUserDdpRecordings) {
       << c.verdict;
   // Each run's torchrun agent (pid-N) and warm-up are its own notes.
   for (const auto& n : c.notes) EXPECT_TRUE(n.rfind("A: ", 0) == 0 || n.rfind("B: ", 0) == 0) << n;
+}
+
+// The same script before and after its straggler's fix (the 40 ms stall of
+// rank 1 in iterations 6 and 11 removed), both recorded by gapscope.
+TEST(SetCompare, RealStragglerFixed) {
+  const auto before = kData / "h100-user-ddp-fix" / "before";
+  const auto after = kData / "h100-user-ddp-fix" / "after";
+  const RanksAnalysis a = analyseDir(before);
+  const RanksAnalysis b = analyseDir(after);
+  const RankSetComparison c = compareRankSets(a, b);
+  const TimeNs countedA = jobStepTimeFromJson(before);
+  const TimeNs countedB = jobStepTimeFromJson(after);
+  EXPECT_EQ(c.runs[0].stepTimeNs, countedA);
+  EXPECT_EQ(c.runs[1].stepTimeNs, countedB);
+  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(countedA, countedB) + "; ", 0), 0u) << c.verdict;
+  std::map<std::int64_t, std::int64_t> stragglingBefore;
+  for (const StepChange& s : c.steps) {
+    ASSERT_TRUE(s.a && s.b);
+    if (s.a->straggling) stragglingBefore[s.step] = s.a->slowestRank;
+    EXPECT_FALSE(s.b->straggling) << s.step;
+  }
+  EXPECT_EQ(stragglingBefore, (std::map<std::int64_t, std::int64_t>{{6, 1}, {11, 1}}));
+  EXPECT_EQ(c.runs[0].stragglingSteps, 2u);
+  EXPECT_EQ(c.runs[1].stragglingSteps, 0u);
+  // The stall is gone; rank 1 still reaches the all-reduce after rank 0 in
+  // a typical step of the run after (consistently slower), so it stays named.
+  EXPECT_NE(c.verdict.find("rank 1 no longer straggles in single steps (2 of 15 in A, none in B)"), std::string::npos)
+      << c.verdict;
+  EXPECT_LT(c.runs[1].waitPerStepNs, c.runs[0].waitPerStepNs);
 }
 
 TEST(SetCompareCli, TwoDirectoriesAreTwoRunsOfAJob) {

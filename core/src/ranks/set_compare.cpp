@@ -55,6 +55,9 @@ std::string stragglerSentence(const RanksAnalysis& a, const RanksAnalysis& b, co
   if (!la && !lb) return "no rank straggles in A or B";
   if (la && !lb) return "the straggler is gone: " + name(*la) + " was " + howSlow(*la, fa) + " in A, no rank straggles in B";
   if (!la) return "B has a straggler A had not: " + name(*lb) + ", " + howSlow(*lb, fb);
+  if (la->rank == lb->rank && la->stragglingSteps > 0 && lb->stragglingSteps == 0)
+    return name(*la) + " no longer straggles in single steps (" + std::to_string(la->stragglingSteps) + " of " +
+           std::to_string(fa.steps) + " in A, none in B) but is " + howSlow(*lb, fb) + " in B";
   if (la->rank == lb->rank)
     return name(*la) + " is still the straggler: in A " + howSlow(*la, fa) + ", in B " + howSlow(*lb, fb);
   return "the straggler moved from " + name(*la) + " (" + howSlow(*la, fa) + " in A) to " + name(*lb) + " (" +

@@ -7,6 +7,7 @@
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh ranks     # 2 GPUs: DDP recorded as ranks
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh user      # an unmarked user script, eager and compiled
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh user-ranks  # 2 GPUs: an unmarked DDP script as ranks
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh user-ranks-fix  # 2 GPUs: before and after a straggler's fix
 # `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
@@ -296,6 +297,36 @@ user_ranks() {
   head -12 "$U"/diff-rank-*.txt | tee -a "$R"
 }
 
+# The user's loop on many GPUs: the DDP script with its stalling rank
+# ("before") and with the stall gone ("after"), each recorded with `record
+# -o DIR/ -- torchrun ...` and under torch.profiler, then `diff before/
+# after/` of each pair. Everything comes back in user-ranks-fix.tar.gz.
+user_ranks_fix() {
+  local U=$W/user-ranks-fix v run=(torchrun)
+  command -v torchrun > /dev/null || run=(python3 -m torch.distributed.run)
+  local prog=("${run[@]}" --standalone --nproc-per-node "$NPROC" "$HERE/user_ddp.py" --slow-rank 1 --slow-ms "${SLOW_MS:-40}")
+  export NCCL_NVLS_ENABLE=0
+  nvidia-smi -L | tee -a "$R"
+  ranks_build
+  rm -rf "$U" && mkdir -p "$U"
+  for v in before after; do
+    local iters="${SLOW_ITERS:-6,11}"; [ "$v" = after ] && iters=
+    log "$v: record -o DIR/ -- ${prog[*]} --slow-iters '$iters'"
+    timeout 400 "$CLI" record -o "$U/gapscope-$v/" -- "${prog[@]}" --slow-iters "$iters" > "$U/gapscope-$v.log" 2>&1
+    ranks_ran "gapscope $v" $? "$U/gapscope-$v"
+    timeout 300 "${prog[@]}" --slow-iters "$iters" --torch-profile "$U/torch-$v" > "$U/torch-$v.log" 2>&1
+    ranks_ran "torch $v" $? "$U/torch-$v"
+    gzip -f "$U/torch-$v"/*.json
+  done
+  for d in gapscope torch; do
+    timeout 120 "$CLI" diff "$U/$d-before" "$U/$d-after" > "$U/diff-$d.txt" 2>&1
+    timeout 120 "$CLI" diff "$U/$d-before" "$U/$d-after" --format json > "$U/diff-$d.json" 2>> "$U/diff-$d.txt"
+  done
+  ( cd "$U" && tar -czf "$OUT/user-ranks-fix.tar.gz" *.log *.txt *.json gapscope-before gapscope-after torch-before torch-after )
+  grep -h "ITER_MS\|Warning" "$U"/*.log | cut -c1-300 | tee -a "$R"
+  head -40 "$U"/diff-*.txt | tee -a "$R"
+}
+
 machine
 case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
@@ -313,6 +344,7 @@ case "${1:-proof}" in
   ranks) ranks ;;
   user) user ;;
   user-ranks) user_ranks ;;
+  user-ranks-fix) user_ranks_fix ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
 echo done | tee -a "$R"
