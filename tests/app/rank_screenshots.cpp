@@ -8,7 +8,10 @@
 #include "compare/compare_window.h"
 #include "main_window.h"
 #include "rank_set_generator.h"
+#include <QTabWidget>
+
 #include "ranks/rank_heat_map.h"
+#include "ranks/ranks_compare_window.h"
 #include "ranks/ranks_window.h"
 #include "settle.h"
 #include "trace_loader.h"
@@ -36,7 +39,7 @@ int cellColumn(const RankGrid& grid, std::int64_t step) {
 
 }  // namespace
 
-int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool dark) {
+int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool dark, const QString& otherRun) {
   const QStringList patterns{QStringLiteral("*.json"), QStringLiteral("*.json.gz")};
   if (QDir(rankDir).entryList(patterns, QDir::Files).isEmpty()) writePlantedSet(rankDir);
 
@@ -57,6 +60,17 @@ int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool d
     return 1;
   }
   saveGrab(ranks, out, QStringLiteral("ranks.png"));
+  if (!otherRun.isEmpty()) {
+    RanksCompareWindow* runs = ranks->compareWithRun({otherRun});
+    runs->resize(size);
+    bool compared = false;
+    QObject::connect(runs, &RanksCompareWindow::loadFinished, runs, [&compared] { compared = true; });
+    while (!compared) settle(50);
+    saveGrab(runs, out, QStringLiteral("ranks-runs.png"));
+    runs->tabs()->setCurrentIndex(1);
+    saveGrab(runs, out, QStringLiteral("ranks-runs-steps.png"));
+    runs->close();
+  }
   ranks->setMetric(RankMetric::CollectiveWait);
   saveGrab(ranks, out, QStringLiteral("ranks-wait.png"));
   ranks->setMetric(RankMetric::OwnTime);

@@ -3,10 +3,11 @@
 // run it under a real X server (xvfb-run) so fonts and styles are the
 // platform's:
 //   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR [WxH] [--dark]
-//   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots --ranks RANKDIR OUTDIR [WxH] [--dark]
+//   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots --ranks RANKDIR OUTDIR [WxH] [--dark] [--with RANKDIR_B]
 // WxH sizes the window (default 1600x1000); --dark takes every shot in the
 // dark theme. --ranks takes the Ranks window's shots of the rank set in
-// RANKDIR (rank_screenshots.h; an empty RANKDIR gets a generated set).
+// RANKDIR (rank_screenshots.h; an empty RANKDIR gets a generated set);
+// --with adds the window comparing it with the run in RANKDIR_B.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -99,7 +100,7 @@ int main(int argc, char** argv) {
   const bool rankShots = argc > 1 && QString::fromLocal8Bit(argv[1]) == QStringLiteral("--ranks");
   const int first = rankShots ? 2 : 1;  // TRACE or RANKDIR
   if (argc < first + 2) {
-    std::fprintf(stderr, "usage: %s TRACE OUTDIR [WxH] [--dark] [--open-only]\n       %s --ranks RANKDIR OUTDIR [WxH] [--dark]\n",
+    std::fprintf(stderr, "usage: %s TRACE OUTDIR [WxH] [--dark] [--open-only]\n       %s --ranks RANKDIR OUTDIR [WxH] [--dark] [--with RANKDIR_B]\n",
                  argv[0], argv[0]);
     return 2;
   }
@@ -108,9 +109,11 @@ int main(int argc, char** argv) {
   QSize size(1600, 1000);
   bool dark = false;
   bool openOnly = false;  // stop once the trace is open and drawn (timing big traces)
+  QString otherRun;       // --with: a second run of the rank set's job
   for (int i = first + 2; i < argc; ++i) {
     const QString arg = QString::fromLocal8Bit(argv[i]);
     if (arg == QStringLiteral("--dark")) dark = true;
+    else if (arg == QStringLiteral("--with") && i + 1 < argc) otherRun = QString::fromLocal8Bit(argv[++i]);
     else if (arg == QStringLiteral("--open-only")) openOnly = true;
     else if (const QStringList wh = arg.split(QLatin1Char('x')); wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
   }
@@ -119,7 +122,7 @@ int main(int argc, char** argv) {
   if (rankShots) {
 #ifdef GAPSCOPE_SCREENSHOTS_RANKS
     QDir().mkpath(trace);
-    return gapscope::app::testing::takeRankShots(trace, out, size, dark);
+    return gapscope::app::testing::takeRankShots(trace, out, size, dark, otherRun);
 #else
     std::fprintf(stderr, "built without bench/ranks: no rank screenshots\n");
     return 2;

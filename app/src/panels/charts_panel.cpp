@@ -12,6 +12,7 @@
 #include "app_setup.h"
 #include "models/table_format.h"
 #include "gapscope/format/duration.h"
+#include "panels/plot_style.h"
 #include "timeline/timeline_palette.h"
 #include "trace_session.h"
 
@@ -146,25 +147,12 @@ void ChartsPanel::setGapMeasure(GapMeasure measure) {
 }
 
 void ChartsPanel::styleAxes(QCustomPlot* plot) {
-  const QPalette p = palette();
-  const QColor text = p.color(QPalette::WindowText);
-  plot->setBackground(p.color(QPalette::Base));
-  for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
-    axis->setBasePen(QPen(text));
-    axis->setTickPen(QPen(text));
-    axis->setSubTickPen(QPen(text));
-    axis->setTickLabelColor(text);
-    axis->setLabelColor(text);
-    axis->grid()->setPen(QPen(p.color(QPalette::Mid), 0, Qt::DotLine));
-  }
+  stylePlot(plot, palette());
   plot->xAxis->setTickLabelRotation(-30);
   plot->xAxis->setLabel(tr("bins from (each up to the next)"));
   for (QCPItemText* note : {gapNote_, queueNote_}) {
-    if (note && note->parentPlot() == plot) note->setColor(text);
+    if (note && note->parentPlot() == plot) note->setColor(palette().color(QPalette::WindowText));
   }
-  plot->legend->setBrush(p.color(QPalette::Base));
-  plot->legend->setTextColor(text);
-  plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
 }
 
 void ChartsPanel::changeEvent(QEvent* event) {

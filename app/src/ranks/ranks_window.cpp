@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
@@ -22,6 +23,7 @@
 #include "ranks/heat_legend.h"
 #include "ranks/rank_heat_map.h"
 #include "ranks/rank_set_loader.h"
+#include "ranks/ranks_compare_window.h"
 
 namespace gapscope::app {
 
@@ -145,6 +147,13 @@ QWidget* RanksWindow::buildMetricBar() {
   row->addSpacing(12);
   legend_ = new HeatLegend(bar);
   row->addWidget(legend_, 1);
+  compareRunButton_ = new QPushButton(tr("Compare with Another Run…"), bar);
+  compareRunButton_->setObjectName(QStringLiteral("compareRun"));
+  compareRunButton_->setToolTip(tr("Pick the folder of another run of this job (before or after a change): its "
+                                   "step time, stragglers, ranks and steps beside this run's"));
+  compareRunButton_->setEnabled(false);
+  connect(compareRunButton_, &QPushButton::clicked, this, &RanksWindow::chooseRunToCompare);
+  row->addWidget(compareRunButton_);
   return bar;
 }
 
@@ -177,6 +186,8 @@ QWidget* RanksWindow::buildTable() {
 bool RanksWindow::open(const QStringList& arguments) {
   if (!loader_->load(arguments)) return false;
   lastError_.clear();
+  arguments_ = arguments;
+  compareRunButton_->setEnabled(false);
   setWindowTitle(tr("Ranks: %1 — gapscope").arg(rankSetName(arguments)));
   heatMap_->setPlaceholder(tr("Reading the rank files…"));
   progress_->setRange(0, 0);
@@ -213,6 +224,7 @@ void RanksWindow::onLoaded(const RanksOutcome& outcome) {
 
 void RanksWindow::showRanks(std::shared_ptr<const LoadedRanks> ranks) {
   ranks_ = std::move(ranks);
+  compareRunButton_->setEnabled(true);
   const ranks::RanksAnalysis& a = ranks_->analysis;
   verdict_->setText(QString::fromStdString(a.verdict));
   QStringList notes;
@@ -329,6 +341,27 @@ bool RanksWindow::compareWithMedian(int row, int column) {
   if (median < 0) return false;
   emit compareRanks(grid.file(row), grid.file(median), grid.stepNumber(column));
   return true;
+}
+
+void RanksWindow::chooseRunToCompare() {
+  const QString start = arguments_.size() == 1 ? QFileInfo(arguments_.first()).absolutePath() : QDir::homePath();
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with Another Run"), start);
+  if (!dir.isEmpty()) compareWithRun({dir});
+}
+
+RanksCompareWindow* RanksWindow::compareWithRun(const QStringList& argumentsB) {
+  if (!ranks_) return nullptr;
+  auto* window = new RanksCompareWindow(this);
+  window->setWindowFlag(Qt::Window);
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  connect(window, &RanksCompareWindow::compareRanks, this, &RanksWindow::compareRanks);
+  const QString nameA = arguments_.isEmpty() ? tr("this run") : arguments_.join(QStringLiteral(", "));
+  if (!window->open(ranks_, nameA, argumentsB)) {
+    delete window;
+    return nullptr;
+  }
+  window->show();
+  return window;
 }
 
 void RanksWindow::showCellMenu(const QPoint& pos) {

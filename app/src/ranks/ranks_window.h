@@ -6,7 +6,9 @@
 // A click on a cell asks for that rank's timeline at that step
 // (openRankAtStep); two ranks picked in the table ask for the compare
 // window on their files (compareRanks), as does a cell's context menu for
-// its rank and the step's median rank. The main window does both.
+// its rank and the step's median rank. The main window does both. "Compare
+// with Another Run…" opens the same job's run before or after a change
+// beside this one (RanksCompareWindow).
 #pragma once
 
 #include <QMainWindow>
@@ -27,6 +29,7 @@ namespace gapscope::app {
 
 class HeatLegend;
 class RankHeatMap;
+class RanksCompareWindow;
 class RankSetLoader;
 class RankTableModel;
 class TablePanel;
@@ -65,6 +68,10 @@ class RanksWindow : public QMainWindow {
   // median rank of that step (by own time; the next one when it is the
   // median itself), aligned at the step. False for an empty cell.
   bool compareWithMedian(int row, int column);
+  // Opens a window comparing this set (run A) with the run `argumentsB`
+  // names (run B: a directory, files or patterns), read there; nullptr
+  // until this set is shown.
+  RanksCompareWindow* compareWithRun(const QStringList& argumentsB);
 
  signals:
   // The set is shown, or could not be read (lastError()), or was cancelled.
@@ -86,6 +93,7 @@ class RanksWindow : public QMainWindow {
   void showTableMenu(const QPoint& pos);
   void showCellMenu(const QPoint& pos);
   int medianRow(int row, int column) const;
+  void chooseRunToCompare();
 
   RankSetLoader* loader_;
   std::shared_ptr<const LoadedRanks> ranks_;
@@ -100,6 +108,8 @@ class RanksWindow : public QMainWindow {
   RankTableModel* model_ = nullptr;
   TablePanel* table_ = nullptr;
   QPushButton* compareButton_ = nullptr;
+  QPushButton* compareRunButton_ = nullptr;  // with another run of the job
+  QStringList arguments_;                   // what this set was opened from
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QString lastError_;

@@ -1,0 +1,278 @@
+#include "ranks/ranks_compare_window.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QHBoxLayout>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "models/rank_compare_model.h"
+#include "models/table_format.h"
+#include "panels/table_panel.h"
+#include "ranks/rank_set_loader.h"
+#include "ranks/ranks_window.h"
+#include "ranks/step_times_chart.h"
+
+namespace gapscope::app {
+
+namespace {
+
+using ranks::SetFigures;
+
+// "runs/before — 8 ranks, 15 steps compared; a step: ProfilerStep#N"
+QString runLine(const QString& side, const QString& name, const SetFigures& f) {
+  return QObject::tr("%1: %2 — %3 ranks, %4 steps compared; a step: %5")
+      .arg(side, name)
+      .arg(f.ranks)
+      .arg(f.steps)
+      .arg(QString::fromStdString(f.stepMark));
+}
+
+QString stragglerText(const std::vector<std::int64_t>& ranks) {
+  if (ranks.empty()) return QObject::tr("none");
+  QStringList list;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) list << QString::number(ranks[i]);
+  if (ranks.size() > 8) list << QStringLiteral("…");
+  return list.join(QStringLiteral(", "));
+}
+
+const ranks::RankRow* rowOf(const LoadedRanks& run, std::int64_t rank) {
+  const auto& rows = run.analysis.ranks;
+  auto it = std::find_if(rows.begin(), rows.end(), [&](const ranks::RankRow& r) { return r.rank == rank; });
+  return it == rows.end() ? nullptr : &*it;
+}
+
+QLabel* wrappedLabel(const QString& name, QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setObjectName(name);
+  label->setWordWrap(true);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label->setContentsMargins(8, 2, 8, 2);
+  return label;
+}
+
+}  // namespace
+
+RanksCompareWindow::RanksCompareWindow(QWidget* parent) : QMainWindow(parent), loader_(new RankSetLoader(this)) {
+  setObjectName(QStringLiteral("ranksCompareWindow"));
+  setWindowTitle(tr("Runs compared — gapscope"));
+  auto* central = new QWidget(this);
+  auto* column = new QVBoxLayout(central);
+  column->setContentsMargins(0, 4, 0, 0);
+  column->setSpacing(2);
+  runs_ = wrappedLabel(QStringLiteral("ranksCompareRuns"), central);
+  column->addWidget(runs_);
+  verdict_ = wrappedLabel(QStringLiteral("ranksCompareVerdict"), central);
+  QFont strong = verdict_->font();
+  strong.setBold(true);
+  verdict_->setFont(strong);
+  verdict_->setText(tr("Reading run B…"));
+  column->addWidget(verdict_);
+  notes_ = wrappedLabel(QStringLiteral("ranksCompareNotes"), central);
+  notes_->hide();
+  column->addWidget(notes_);
+
+  // The job's few figures on the left, as wide as they need; the ranks and
+  // steps take the rest.
+  auto* body = new QHBoxLayout;
+  body->setContentsMargins(4, 4, 4, 0);
+  auto* left = new QVBoxLayout;
+  left->addWidget(buildJobTable());
+  left->addStretch(1);
+  body->addLayout(left);
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName(QStringLiteral("ranksCompareTabs"));
+  rankModel_ = new RankCompareModel(RankCompareModel::Rows::Ranks, this);
+  rankTable_ = new TablePanel(rankModel_, QStringLiteral("rankCompareTable"), RankCompareModel::Rank, tabs_);
+  rankTable_->filter()->setPlaceholderText(tr("Filter by rank…"));
+  stepModel_ = new RankCompareModel(RankCompareModel::Rows::Steps, this);
+  stepTable_ = new TablePanel(stepModel_, QStringLiteral("stepCompareTable"), RankCompareModel::Step, tabs_);
+  stepTable_->filter()->setPlaceholderText(tr("Filter by step…"));
+  tabs_->addTab(rankTable_, tr("Ranks"));
+  tabs_->addTab(stepTable_, tr("Steps"));
+  tabs_->setTabToolTip(0, tr("Each rank in both runs; double-click: its timelines in A and B, one above the other"));
+  tabs_->setTabToolTip(1, tr("Each step in both runs; double-click: the timelines of the rank slowest in it, in A "
+                             "and B, aligned at the step"));
+  chart_ = new StepTimesChart(central);
+  split_ = new QSplitter(Qt::Vertical, central);
+  split_->setObjectName(QStringLiteral("ranksCompareSplit"));
+  split_->setChildrenCollapsible(false);
+  split_->addWidget(chart_);
+  split_->addWidget(tabs_);
+  split_->setStretchFactor(0, 2);
+  split_->setStretchFactor(1, 3);
+  body->addWidget(split_, 1);
+  column->addLayout(body, 1);
+  setCentralWidget(central);
+  connect(rankTable_, &TablePanel::rowActivated, this, &RanksCompareWindow::compareRankRow);
+  connect(stepTable_, &TablePanel::rowActivated, this, &RanksCompareWindow::compareStepRow);
+
+  progress_ = new QProgressBar(this);
+  progress_->setObjectName(QStringLiteral("ranksCompareProgress"));
+  progress_->setMaximumWidth(260);
+  progress_->hide();
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setObjectName(QStringLiteral("ranksCompareCancel"));
+  cancel_->hide();
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  connect(cancel_, &QPushButton::clicked, this, &RanksCompareWindow::cancel);
+  connect(loader_, &RankSetLoader::progress, this, [this](qulonglong done, qulonglong total) {
+    if (total == 0) return;
+    progress_->setRange(0, static_cast<int>(total));
+    progress_->setValue(static_cast<int>(done));
+    progress_->setFormat(tr("Run B: rank %1 of %2").arg(std::min(done + 1, total)).arg(total));
+  });
+  connect(loader_, &RankSetLoader::finished, this, &RanksCompareWindow::onLoaded);
+  resize(1280, 800);
+}
+
+RanksCompareWindow::~RanksCompareWindow() = default;
+
+QWidget* RanksCompareWindow::buildJobTable() {
+  job_ = new QTableWidget(0, 3, this);
+  job_->setObjectName(QStringLiteral("ranksCompareJob"));
+  job_->setHorizontalHeaderLabels({tr("The job"), tr("A"), tr("B")});
+  job_->verticalHeader()->hide();
+  job_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  job_->setSelectionMode(QAbstractItemView::NoSelection);
+  job_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  job_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  job_->setToolTip(tr("Step time: the median rank's step time, its median over the steps after the warm-up. "
+                      "A rank and step: the ranks' totals over their steps after the warm-up, per step."));
+  return job_;
+}
+
+bool RanksCompareWindow::open(std::shared_ptr<const LoadedRanks> a, const QString& nameA,
+                              const QStringList& argumentsB) {
+  if (!loader_->load(argumentsB)) return false;
+  a_ = std::move(a);
+  nameA_ = nameA;
+  nameB_ = argumentsB.join(QStringLiteral(", "));
+  lastError_.clear();
+  setWindowTitle(tr("Runs compared: %1 and %2 — gapscope").arg(nameA_, nameB_));
+  progress_->setRange(0, 0);
+  progress_->show();
+  cancel_->show();
+  return true;
+}
+
+void RanksCompareWindow::cancel() { loader_->cancel(); }
+
+bool RanksCompareWindow::busy() const { return loader_->busy(); }
+
+void RanksCompareWindow::onLoaded(const RanksOutcome& outcome) {
+  progress_->hide();
+  cancel_->hide();
+  if (outcome.ranks) {
+    showComparison(a_, outcome.ranks, nameA_, nameB_);
+  } else {
+    lastError_ = outcome.cancelled ? tr("Cancelled") : tr("Could not read run B: %1").arg(outcome.error);
+    verdict_->setText(lastError_);
+    statusBar()->showMessage(lastError_);
+  }
+  emit loadFinished();
+}
+
+void RanksCompareWindow::showComparison(std::shared_ptr<const LoadedRanks> a, std::shared_ptr<const LoadedRanks> b,
+                                        const QString& nameA, const QString& nameB) {
+  a_ = std::move(a);
+  b_ = std::move(b);
+  nameA_ = nameA;
+  nameB_ = nameB;
+  setWindowTitle(tr("Runs compared: %1 and %2 — gapscope").arg(nameA_, nameB_));
+  comparison_ = std::make_shared<const ranks::RankSetComparison>(ranks::compareRankSets(a_->analysis, b_->analysis));
+  const ranks::RankSetComparison& c = *comparison_;
+  runs_->setText(runLine(tr("A"), nameA_, c.runs[0]) + QLatin1Char('\n') + runLine(tr("B"), nameB_, c.runs[1]));
+  verdict_->setText(QString::fromStdString(c.verdict));
+  QStringList notes;
+  for (const auto& n : c.notes) notes << tr("Note: %1").arg(QString::fromStdString(n));
+  for (const auto* run : {a_.get(), b_.get()}) {
+    const QString side = run == a_.get() ? tr("A") : tr("B");
+    for (const auto& e : run->errors)
+      notes << tr("%1: not read: %2").arg(side, QString::fromStdString(e.file + ": " + e.message));
+    for (const auto& w : run->warnings) notes << tr("%1: %2").arg(side, QString::fromStdString(w));
+  }
+  notes_->setText(notes.join(QLatin1Char('\n')));
+  notes_->setVisible(!notes.isEmpty());
+  fillJobTable();
+  chart_->setComparison(c);
+  // The chart's size hint is small: two fifths of the room, the tables the rest.
+  if (const int room = split_->height() - split_->handleWidth(); room > 0) split_->setSizes({room * 2 / 5, room - room * 2 / 5});
+  rankModel_->setComparison(comparison_);
+  stepModel_->setComparison(comparison_);
+  rankTable_->view()->resizeColumnsToContents();
+  stepTable_->view()->resizeColumnsToContents();
+  statusBar()->showMessage(tr("A: %1 ranks · B: %2 ranks").arg(c.runs[0].ranks).arg(c.runs[1].ranks));
+}
+
+void RanksCompareWindow::fillJobTable() {
+  using analysis::GapCause;
+  const SetFigures& a = comparison_->runs[0];
+  const SetFigures& b = comparison_->runs[1];
+  const auto pct = [](double v) { return percentCell(v, false).toString(); };
+  const std::vector<std::tuple<QString, QString, QString>> rows = {
+      {tr("Step time"), durationText(a.stepTimeNs), durationText(b.stepTimeNs)},
+      {tr("GPU busy"), pct(a.gpuBusyPct), pct(b.gpuBusyPct)},
+      {tr("Collectives a rank and step"), durationText(a.collectivePerStepNs), durationText(b.collectivePerStepNs)},
+      {tr("  of which waiting"), durationText(a.waitPerStepNs), durationText(b.waitPerStepNs)},
+      {tr("Idle: launch a rank and step"), durationText(a.idlePerStep[GapCause::LaunchOverhead]),
+       durationText(b.idlePerStep[GapCause::LaunchOverhead])},
+      {tr("Idle: sync a rank and step"), durationText(a.idlePerStep[GapCause::Synchronization]),
+       durationText(b.idlePerStep[GapCause::Synchronization])},
+      {tr("Straggling steps"), QString::number(a.stragglingSteps), QString::number(b.stragglingSteps)},
+      {tr("Stragglers"), stragglerText(a.stragglers), stragglerText(b.stragglers)},
+  };
+  job_->setRowCount(static_cast<int>(rows.size()));
+  for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+    const auto& [label, va, vb] = rows[static_cast<std::size_t>(r)];
+    job_->setItem(r, 0, new QTableWidgetItem(label));
+    for (int c = 1; c <= 2; ++c) {
+      auto* item = new QTableWidgetItem(c == 1 ? va : vb);
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      job_->setItem(r, c, item);
+    }
+  }
+  job_->resizeColumnsToContents();
+  job_->resizeRowsToContents();
+  // As large as its cells: no scroll bars, no empty frame below the rows.
+  int width = job_->frameWidth() * 2;
+  for (int c = 0; c < job_->columnCount(); ++c) width += job_->columnWidth(c);
+  int height = job_->frameWidth() * 2 + job_->horizontalHeader()->height();
+  for (int r = 0; r < job_->rowCount(); ++r) height += job_->rowHeight(r);
+  job_->setFixedSize(width, height);
+}
+
+bool RanksCompareWindow::compareFiles(std::int64_t rank, qint64 step) {
+  const ranks::RankRow* a = a_ ? rowOf(*a_, rank) : nullptr;
+  const ranks::RankRow* b = b_ ? rowOf(*b_, rank) : nullptr;
+  if (!a || !b) {
+    statusBar()->showMessage(tr("Rank %1 is in one run only").arg(rank), 5000);
+    return false;
+  }
+  emit compareRanks(QString::fromStdString(a->file), QString::fromStdString(b->file), step);
+  return true;
+}
+
+bool RanksCompareWindow::compareRankRow(int row) {
+  const ranks::RankChange* r = rankModel_->rankChange(row);
+  return r && compareFiles(r->rank, RanksWindow::kNoStep);
+}
+
+bool RanksCompareWindow::compareStepRow(int row) {
+  const ranks::StepChange* s = stepModel_->stepChange(row);
+  if (!s) return false;
+  const auto& side = s->a ? s->a : s->b;
+  return side && compareFiles(side->slowestRank, s->step);
+}
+
+}  // namespace gapscope::app

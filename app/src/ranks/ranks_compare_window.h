@@ -1,0 +1,98 @@
+// Two runs of a distributed job compared (Ranks window > Compare with
+// Another Run…): the verdict (did the job get faster, did the straggler go),
+// the job's figures side by side, and the ranks and steps of both runs
+// paired by number (ranks/set_compare.h), and the job's step time in each
+// step of both runs. Run A is the set the Ranks window
+// shows; run B is read here, off the GUI thread. A double-click on a rank
+// asks for the compare window on that rank's traces in A and B; on a step,
+// on the traces of the rank slowest in it, aligned at the step.
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
+
+#include "gapscope/ranks/set_compare.h"
+#include "ranks/loaded_ranks.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSplitter;
+class QTableWidget;
+class QTabWidget;
+
+namespace gapscope::app {
+
+class RankCompareModel;
+class RankSetLoader;
+class StepTimesChart;
+class TablePanel;
+struct RanksOutcome;
+
+class RanksCompareWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit RanksCompareWindow(QWidget* parent = nullptr);
+  ~RanksCompareWindow() override;
+
+  // Compares `a` (read already; `nameA` says where from) with the run that
+  // `argumentsB` names, read here; false while a run is being read.
+  bool open(std::shared_ptr<const LoadedRanks> a, const QString& nameA, const QStringList& argumentsB);
+  void cancel();
+  bool busy() const;
+  // Both runs read already.
+  void showComparison(std::shared_ptr<const LoadedRanks> a, std::shared_ptr<const LoadedRanks> b,
+                      const QString& nameA, const QString& nameB);
+
+  const ranks::RankSetComparison* comparison() const { return comparison_.get(); }
+  QTableWidget* jobTable() const { return job_; }
+  TablePanel* rankTable() const { return rankTable_; }
+  TablePanel* stepTable() const { return stepTable_; }
+  QTabWidget* tabs() const { return tabs_; }
+  StepTimesChart* chart() const { return chart_; }
+  QString lastError() const { return lastError_; }
+
+  // Asks for the compare window on rank `row`'s traces (rank table rows),
+  // or on the traces of the rank slowest in step `row` (step table rows);
+  // false when a run lacks that rank.
+  bool compareRankRow(int row);
+  bool compareStepRow(int row);
+
+ signals:
+  // The comparison is shown, or run B could not be read (lastError()), or was cancelled.
+  void loadFinished();
+  // `step`: the step to align the two timelines at, or RanksWindow::kNoStep.
+  void compareRanks(const QString& fileA, const QString& fileB, qint64 step);
+
+ private:
+  QWidget* buildJobTable();
+  void onLoaded(const RanksOutcome& outcome);
+  void fillJobTable();
+  bool compareFiles(std::int64_t rank, qint64 step);
+
+  RankSetLoader* loader_;
+  std::shared_ptr<const LoadedRanks> a_;
+  std::shared_ptr<const LoadedRanks> b_;
+  std::shared_ptr<const ranks::RankSetComparison> comparison_;
+  QString nameA_;
+  QString nameB_;
+  QLabel* runs_ = nullptr;
+  QLabel* verdict_ = nullptr;
+  QLabel* notes_ = nullptr;
+  QTableWidget* job_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  StepTimesChart* chart_ = nullptr;
+  QSplitter* split_ = nullptr;  // the chart over the tables
+  RankCompareModel* rankModel_ = nullptr;
+  RankCompareModel* stepModel_ = nullptr;
+  TablePanel* rankTable_ = nullptr;
+  TablePanel* stepTable_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QString lastError_;
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,143 @@
+// Two runs of a job compared in the app (Ranks window > Compare with
+// Another Run…): run A with a planted late rank, run B without; the window's
+// verdict and tables are the core comparison's, the job table's step time is
+// the generator's, the chart draws each run's steps, and double-clicks ask
+// for the compare window on the right files.
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "app_test_support.h"
+#include "gapscope/ranks/rank_set.h"
+#include "models/rank_compare_model.h"
+#include "models/table_format.h"
+#include "panels/table_panel.h"
+#include "rank_set_generator.h"
+#include "ranks/ranks_compare_window.h"
+#include "ranks/ranks_window.h"
+#include "ranks/step_times_chart.h"
+
+using namespace gapscope;
+using namespace gapscope::app;
+using gapscope::app::testing::ensureApp;
+using gapscope::app::testing::waitUntil;
+
+namespace {
+
+bench::RankSetSpec spec(bool lateRank) {
+  bench::RankSetSpec s;
+  s.ranks = 4;
+  s.steps = 8;
+  s.kernelsPerStep = 10;
+  if (lateRank) {
+    s.lateRank = 2;
+    s.lateStep = 5;
+  }
+  return s;
+}
+
+TimeNs jobStepTime(const bench::RankSetSpec& s) {
+  std::vector<TimeNs> times;
+  for (int step = 1; step <= s.steps; ++step) times.push_back(bench::stepTime(s, step));
+  std::sort(times.begin(), times.end());
+  return times[(times.size() - 1) / 2];
+}
+
+ranks::RanksAnalysis analyse(const QString& dir) {
+  return ranks::analyzeRanks(ranks::loadRankSet(ranks::rankFiles({dir.toStdString()})).tables);
+}
+
+class RanksCompareWindowTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ensureApp();
+    a_ = dir_.path() + QStringLiteral("/before");
+    b_ = dir_.path() + QStringLiteral("/after");
+    bench::writeRankSet(a_.toStdString(), spec(true));
+    bench::writeRankSet(b_.toStdString(), spec(false));
+    ranks_ = std::make_unique<RanksWindow>();
+    QSignalSpy finished(ranks_.get(), &RanksWindow::loadFinished);
+    ASSERT_TRUE(ranks_->open({a_}));
+    ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
+    compare_ = ranks_->compareWithRun({b_});
+    ASSERT_NE(compare_, nullptr);
+    QSignalSpy compared(compare_, &RanksCompareWindow::loadFinished);
+    ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
+    ASSERT_NE(compare_->comparison(), nullptr);
+  }
+
+  QTemporaryDir dir_;
+  QString a_;
+  QString b_;
+  std::unique_ptr<RanksWindow> ranks_;
+  RanksCompareWindow* compare_ = nullptr;  // owned by ranks_
+};
+
+}  // namespace
+
+TEST_F(RanksCompareWindowTest, ShowsTheCoreComparison) {
+  const ranks::RankSetComparison expected = ranks::compareRankSets(analyse(a_), analyse(b_));
+  const ranks::RankSetComparison& shown = *compare_->comparison();
+  EXPECT_EQ(shown.verdict, expected.verdict);
+  auto* verdict = compare_->findChild<QLabel*>(QStringLiteral("ranksCompareVerdict"));
+  ASSERT_NE(verdict, nullptr);
+  EXPECT_EQ(verdict->text().toStdString(), expected.verdict);
+  EXPECT_NE(expected.verdict.find("the straggler is gone: rank 2"), std::string::npos) << expected.verdict;
+  // The job table: step time from the generator, straggling steps 1 and 0.
+  QTableWidget* job = compare_->jobTable();
+  ASSERT_EQ(job->rowCount(), 8);
+  EXPECT_EQ(job->item(0, 1)->text(), durationText(jobStepTime(spec(true))));
+  EXPECT_EQ(job->item(0, 2)->text(), durationText(jobStepTime(spec(false))));
+  EXPECT_EQ(job->item(6, 1)->text(), QStringLiteral("1"));
+  EXPECT_EQ(job->item(6, 2)->text(), QStringLiteral("0"));
+  EXPECT_EQ(job->item(7, 1)->text(), QStringLiteral("2"));
+  EXPECT_EQ(job->item(7, 2)->text(), QStringLiteral("none"));
+  // Every cell visible: the table is as large as its cells.
+  EXPECT_GE(job->width(), job->columnWidth(0) + job->columnWidth(1) + job->columnWidth(2));
+  // The ranks and steps of both runs, and each run's steps in the chart.
+  EXPECT_EQ(compare_->rankTable()->view()->model()->rowCount(), 4);
+  EXPECT_EQ(compare_->stepTable()->view()->model()->rowCount(), 8);
+  EXPECT_EQ(compare_->chart()->points(0), 8);
+  EXPECT_EQ(compare_->chart()->points(1), 8);
+  auto* model = qobject_cast<RankCompareModel*>(compare_->rankTable()->proxy()->sourceModel());
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->data(model->index(2, RankCompareModel::StragglingA)).toString(), QStringLiteral("1"));
+  EXPECT_EQ(model->data(model->index(2, RankCompareModel::StragglingB)).toString(), QStringLiteral("0"));
+}
+
+TEST_F(RanksCompareWindowTest, DoubleClicksAskForTheCompareWindowOnTheRightFiles) {
+  QSignalSpy asked(ranks_.get(), &RanksWindow::compareRanks);
+  ASSERT_TRUE(compare_->compareRankRow(2));
+  ASSERT_EQ(asked.count(), 1);
+  EXPECT_EQ(asked.at(0).at(0).toString(), a_ + QStringLiteral("/rank-2.json"));
+  EXPECT_EQ(asked.at(0).at(1).toString(), b_ + QStringLiteral("/rank-2.json"));
+  EXPECT_EQ(asked.at(0).at(2).toLongLong(), RanksWindow::kNoStep);
+  // Step 5: the late rank of run A, aligned at the step.
+  ASSERT_TRUE(compare_->compareStepRow(4));
+  ASSERT_EQ(asked.count(), 2);
+  EXPECT_EQ(asked.at(1).at(0).toString(), a_ + QStringLiteral("/rank-2.json"));
+  EXPECT_EQ(asked.at(1).at(1).toString(), b_ + QStringLiteral("/rank-2.json"));
+  EXPECT_EQ(asked.at(1).at(2).toLongLong(), 5);
+}
+
+TEST(RanksCompareWindow, AnUnreadableRunBSaysSo) {
+  ensureApp();
+  QTemporaryDir dir;
+  const QString a = dir.path() + QStringLiteral("/a");
+  bench::writeRankSet(a.toStdString(), spec(false));
+  RanksWindow window;
+  QSignalSpy finished(&window, &RanksWindow::loadFinished);
+  ASSERT_TRUE(window.open({a}));
+  ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
+  RanksCompareWindow* compare = window.compareWithRun({dir.path() + QStringLiteral("/missing")});
+  ASSERT_NE(compare, nullptr);
+  QSignalSpy compared(compare, &RanksCompareWindow::loadFinished);
+  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
+  EXPECT_EQ(compare->comparison(), nullptr);
+  EXPECT_TRUE(compare->lastError().startsWith(QStringLiteral("Could not read run B: "))) << compare->lastError().toStdString();
+}
