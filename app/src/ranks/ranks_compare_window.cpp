@@ -18,6 +18,7 @@
 #include "models/rank_compare_model.h"
 #include "models/table_format.h"
 #include "panels/table_panel.h"
+#include "ranks/load_progress.h"
 #include "ranks/rank_set_loader.h"
 #include "ranks/ranks_window.h"
 #include "ranks/step_times_chart.h"
@@ -116,15 +117,9 @@ RanksCompareWindow::RanksCompareWindow(QWidget* parent) : QMainWindow(parent), l
   connect(rankTable_, &TablePanel::rowActivated, this, &RanksCompareWindow::compareRankRow);
   connect(stepTable_, &TablePanel::rowActivated, this, &RanksCompareWindow::compareStepRow);
 
-  progress_ = new QProgressBar(this);
-  progress_->setObjectName(QStringLiteral("ranksCompareProgress"));
-  progress_->setMaximumWidth(260);
-  progress_->hide();
-  cancel_ = new QPushButton(tr("Cancel"), this);
-  cancel_->setObjectName(QStringLiteral("ranksCompareCancel"));
-  cancel_->hide();
-  statusBar()->addPermanentWidget(progress_);
-  statusBar()->addPermanentWidget(cancel_);
+  const LoadProgress load = addLoadProgress(statusBar(), QStringLiteral("ranksCompare"));
+  progress_ = load.bar;
+  cancel_ = load.cancel;
   connect(cancel_, &QPushButton::clicked, this, &RanksCompareWindow::cancel);
   connect(loader_, &RankSetLoader::progress, this, [this](qulonglong done, qulonglong total) {
     if (total == 0) return;

@@ -21,6 +21,7 @@
 #include "models/rank_table_model.h"
 #include "panels/table_panel.h"
 #include "ranks/heat_legend.h"
+#include "ranks/load_progress.h"
 #include "ranks/rank_heat_map.h"
 #include "ranks/rank_set_loader.h"
 #include "ranks/ranks_compare_window.h"
@@ -95,15 +96,9 @@ RanksWindow::RanksWindow(QWidget* parent) : QMainWindow(parent), loader_(new Ran
     emit openRankAtStep(heatMap_->grid().file(row), heatMap_->grid().stepNumber(col));
   });
 
-  progress_ = new QProgressBar(this);
-  progress_->setObjectName(QStringLiteral("ranksProgress"));
-  progress_->setMaximumWidth(260);
-  progress_->hide();
-  cancel_ = new QPushButton(tr("Cancel"), this);
-  cancel_->setObjectName(QStringLiteral("ranksCancel"));
-  cancel_->hide();
-  statusBar()->addPermanentWidget(progress_);
-  statusBar()->addPermanentWidget(cancel_);
+  const LoadProgress load = addLoadProgress(statusBar(), QStringLiteral("ranks"));
+  progress_ = load.bar;
+  cancel_ = load.cancel;
   connect(cancel_, &QPushButton::clicked, this, &RanksWindow::cancel);
   connect(loader_, &RankSetLoader::progress, this, &RanksWindow::onProgress);
   connect(loader_, &RankSetLoader::finished, this, &RanksWindow::onLoaded);

@@ -93,6 +93,21 @@ void noteOtherRanks(const RankSetComparison& c, std::vector<std::string>& notes)
   notes.push_back(s + ": the rank table pairs ranks by number, the job's figures are each run's own");
 }
 
+// The rows of both runs paired by their number (a rank, a step), in order.
+template <typename Change, typename Row>
+std::vector<Change> paired(const std::vector<Row>& a, const std::vector<Row>& b, std::int64_t Row::*number,
+                           std::int64_t Change::*key) {
+  std::map<std::int64_t, Change> byNumber;
+  for (const Row& r : a) byNumber[r.*number].a = r;
+  for (const Row& r : b) byNumber[r.*number].b = r;
+  std::vector<Change> out;
+  for (auto& [n, change] : byNumber) {
+    change.*key = n;
+    out.push_back(std::move(change));
+  }
+  return out;
+}
+
 }  // namespace
 
 TimeNs perCountedStep(TimeNs total, const RankRow& row) {
@@ -140,20 +155,8 @@ RankSetComparison compareRankSets(const RanksAnalysis& a, const RanksAnalysis& b
   c.runs = {setFigures(a), setFigures(b)};
   const SetFigures& fa = c.runs[0];
   const SetFigures& fb = c.runs[1];
-  std::map<std::int64_t, RankChange> ranks;
-  for (const auto& r : a.ranks) ranks[r.rank].a = r;
-  for (const auto& r : b.ranks) ranks[r.rank].b = r;
-  for (auto& [rank, change] : ranks) {
-    change.rank = rank;
-    c.ranks.push_back(std::move(change));
-  }
-  std::map<std::int64_t, StepChange> steps;
-  for (const auto& s : a.steps) steps[s.step].a = s;
-  for (const auto& s : b.steps) steps[s.step].b = s;
-  for (auto& [step, change] : steps) {
-    change.step = step;
-    c.steps.push_back(std::move(change));
-  }
+  c.ranks = paired<RankChange>(a.ranks, b.ranks, &RankRow::rank, &RankChange::rank);
+  c.steps = paired<StepChange>(a.steps, b.steps, &StepRow::step, &StepChange::step);
   if (fa.stepTimeNs > 0 && fb.stepTimeNs > 0)
     c.speedup = static_cast<double>(fa.stepTimeNs) / static_cast<double>(fb.stepTimeNs);
 
