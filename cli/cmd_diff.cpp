@@ -1,6 +1,7 @@
 // gapscope-cli diff: two runs compared (before/after, eager vs compiled vs
 // CUDA graph): per-step figures side by side, the kernels and operators
-// that changed, and a verdict in words. docs/compare.md.
+// that changed, and a verdict in words. docs/compare.md. Two directories
+// are two runs of a distributed job (diff_rank_sets.h).
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -89,11 +90,10 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
   return 2;
 }
 
-// Two directories are two runs of a distributed job, a trace per rank.
-int diffDirectories(const Args& args, const std::vector<std::string>& paths, std::ostream& out, std::ostream& err) {
-  std::error_code ignored;
-  const bool dirA = std::filesystem::is_directory(paths[0], ignored);
-  const bool dirB = std::filesystem::is_directory(paths[1], ignored);
+// Two directories are two runs of a distributed job, a trace per rank; a
+// directory beside a trace is refused.
+int diffDirectories(const Args& args, const std::vector<std::string>& paths, bool dirA, bool dirB, std::ostream& out,
+                    std::ostream& err) {
   if (dirA && dirB) return diffRankSets(args, args.get("format", "text"), paths[0], paths[1], out, err);
   err << "gapscope-cli diff: run " << (dirA ? "A" : "B") << " is a directory and run " << (dirA ? "B" : "A")
       << " is not: give two traces, or two directories of rank traces (two runs of a distributed job)\n";
@@ -101,12 +101,11 @@ int diffDirectories(const Args& args, const std::vector<std::string>& paths, std
 }
 
 int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
-  {
-    const auto& paths = args.positional();
+  if (const auto& paths = args.positional(); paths.size() == 2) {
     std::error_code ignored;
-    if (paths.size() == 2 &&
-        (std::filesystem::is_directory(paths[0], ignored) || std::filesystem::is_directory(paths[1], ignored)))
-      return diffDirectories(args, paths, out, err);
+    const bool dirA = std::filesystem::is_directory(paths[0], ignored);
+    const bool dirB = std::filesystem::is_directory(paths[1], ignored);
+    if (dirA || dirB) return diffDirectories(args, paths, dirA, dirB, out, err);
   }
   const DiffFormat format = diffFormat(args);
   const std::size_t limit = limitOption(args);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -197,6 +198,37 @@ TimeNs jobStepTimeFromJson(const std::filesystem::path& dir) {
   return job[(job.size() - 1) / 2];
 }
 
+// Counted from the JSON of the same sets: the durations of the NCCL kernels
+// launched in the steps after the warm-up (from the second next() to the
+// last), summed over both ranks, per rank and step.
+TimeNs collectivePerRankStepFromJson(const std::filesystem::path& dir) {
+  TimeNs total = 0;
+  std::uint64_t rankSteps = 0;
+  for (int rank = 0; rank < 2; ++rank) {
+    const auto path = dir / ("rank-" + std::to_string(rank) + ".json.gz");
+    const auto loop = testing::unmarkedLoopFromJson(path.string());
+    const nlohmann::json j = nlohmann::json::parse(testing::readMaybeGzipped(path.string()));
+    std::map<std::int64_t, TimeNs> launchStart;  // correlation -> launch call start
+    for (const auto& e : j["traceEvents"]) {
+      const std::string cat = e.value("cat", "");
+      if (e.value("ph", "") == "X" && (cat == "cuda_runtime" || cat == "cuda_driver") && e.contains("args") &&
+          e["args"].contains("correlation"))
+        launchStart[e["args"]["correlation"].get<std::int64_t>()] = testing::exactNs(e["ts"]);
+    }
+    for (const auto& e : j["traceEvents"]) {
+      if (e.value("ph", "") != "X" || e.value("cat", "") != "kernel") continue;
+      std::string name = e.value("name", "");
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+      if (name.find("nccl") == std::string::npos) continue;
+      const auto corr = e["args"].value("correlation", std::int64_t{-1});
+      const TimeNs at = launchStart.count(corr) ? launchStart[corr] : testing::exactNs(e["ts"]);
+      if (at >= loop.nextStarts[1] && at < loop.nextStarts.back()) total += testing::exactNs(e["dur"]);
+    }
+    rankSteps += loop.nextStarts.size() - 2;  // the steps after the warm-up
+  }
+  return total / static_cast<TimeNs>(rankSteps);
+}
+
 RanksAnalysis analyseDir(const std::filesystem::path& dir) { return analyzeRanks(loadRankSet(rankFiles({dir.string()})).tables); }
 
 const std::filesystem::path kData = std::filesystem::path(GAPSCOPE_TEST_DATA_DIR);
@@ -229,6 +261,8 @@ TEST(SetCompare, RealStragglerFixed) {
   const TimeNs countedB = jobStepTimeFromJson(after);
   EXPECT_EQ(c.runs[0].stepTimeNs, countedA);
   EXPECT_EQ(c.runs[1].stepTimeNs, countedB);
+  EXPECT_EQ(c.runs[0].collectivePerStepNs, collectivePerRankStepFromJson(before));
+  EXPECT_EQ(c.runs[1].collectivePerStepNs, collectivePerRankStepFromJson(after));
   EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(countedA, countedB) + "; ", 0), 0u) << c.verdict;
   std::map<std::int64_t, std::int64_t> stragglingBefore;
   for (const StepChange& s : c.steps) {

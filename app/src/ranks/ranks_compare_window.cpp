@@ -46,12 +46,6 @@ QString stragglerText(const std::vector<std::int64_t>& ranks) {
   return list.join(QStringLiteral(", "));
 }
 
-const ranks::RankRow* rowOf(const LoadedRanks& run, std::int64_t rank) {
-  const auto& rows = run.analysis.ranks;
-  auto it = std::find_if(rows.begin(), rows.end(), [&](const ranks::RankRow& r) { return r.rank == rank; });
-  return it == rows.end() ? nullptr : &*it;
-}
-
 QLabel* wrappedLabel(const QString& name, QWidget* parent) {
   auto* label = new QLabel(parent);
   label->setObjectName(name);
@@ -248,13 +242,14 @@ void RanksCompareWindow::fillJobTable() {
 }
 
 bool RanksCompareWindow::compareFiles(std::int64_t rank, qint64 step) {
-  const ranks::RankRow* a = a_ ? rowOf(*a_, rank) : nullptr;
-  const ranks::RankRow* b = b_ ? rowOf(*b_, rank) : nullptr;
-  if (!a || !b) {
+  if (!comparison_) return false;
+  const auto& pairs = comparison_->ranks;
+  auto it = std::find_if(pairs.begin(), pairs.end(), [rank](const ranks::RankChange& r) { return r.rank == rank; });
+  if (it == pairs.end() || !it->a || !it->b) {
     statusBar()->showMessage(tr("Rank %1 is in one run only").arg(rank), 5000);
     return false;
   }
-  emit compareRanks(QString::fromStdString(a->file), QString::fromStdString(b->file), step);
+  emit compareRanks(QString::fromStdString(it->a->file), QString::fromStdString(it->b->file), step);
   return true;
 }
 
