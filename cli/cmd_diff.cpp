@@ -1,8 +1,8 @@
 // gapscope-cli diff: two runs compared (before/after, eager vs compiled vs
 // CUDA graph): per-step figures side by side, the kernels and operators
 // that changed, and a verdict in words. docs/compare.md. Two directories
-// are two runs of a distributed job (diff_rank_sets.h).
-#include <filesystem>
+// of rank traces or ranks documents are two runs of a distributed job
+// (diff_rank_sets.h).
 #include <limits>
 #include <memory>
 #include <ostream>
@@ -90,22 +90,26 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
   return 2;
 }
 
-// Two directories are two runs of a distributed job, a trace per rank; a
-// directory beside a trace is refused.
-int diffDirectories(const Args& args, const std::vector<std::string>& paths, bool dirA, bool dirB, std::ostream& out,
-                    std::ostream& err) {
-  if (dirA && dirB) return diffRankSets(args, args.get("format", "text"), paths[0], paths[1], out, err);
-  err << "gapscope-cli diff: run " << (dirA ? "A" : "B") << " is a directory and run " << (dirA ? "B" : "A")
-      << " is not: give two traces, or two directories of rank traces (two runs of a distributed job)\n";
+// Two runs of a distributed job (directories of rank traces or ranks
+// documents) are compared as such; a run beside a trace is refused.
+int diffRankRuns(const Args& args, const std::vector<std::string>& paths, bool runA, bool runB, std::ostream& out,
+                 std::ostream& err) {
+  if (runA && runB) return diffRankSets(args, args.get("format", "text"), paths[0], paths[1], out, err);
+  const auto what = [](const std::string& path) {
+    return isDirectory(path) ? "a directory of rank traces" : "a ranks document";
+  };
+  err << "gapscope-cli diff: run " << (runA ? "A is " + std::string(what(paths[0])) : "B is " + std::string(what(paths[1])))
+      << " and run " << (runA ? "B" : "A")
+      << " is a trace: give two traces, or two runs of a distributed job (directories of rank traces or "
+         "`ranks --format json` documents)\n";
   return 2;
 }
 
 int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
   if (const auto& paths = args.positional(); paths.size() == 2) {
-    std::error_code ignored;
-    const bool dirA = std::filesystem::is_directory(paths[0], ignored);
-    const bool dirB = std::filesystem::is_directory(paths[1], ignored);
-    if (dirA || dirB) return diffDirectories(args, paths, dirA, dirB, out, err);
+    const bool runA = isRankRun(paths[0]);
+    const bool runB = isRankRun(paths[1]);
+    if (runA || runB) return diffRankRuns(args, paths, runA, runB, out, err);
   }
   const DiffFormat format = diffFormat(args);
   const std::size_t limit = limitOption(args);
@@ -147,13 +151,14 @@ int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("diff",
                      "diff A B [--format text|json|csv|md] [--limit N] [--table T] [--min-gap-us US] [--ops-by-name] "
-                     "| diff DIR_A DIR_B [--format text|json|csv] [--limit N] [--table ranks|steps] "
+                     "| diff RUN_A RUN_B [--format text|json|csv] [--limit N] [--table ranks|steps] "
                      "[--memory-budget SIZE] [--threads N]",
                      "compare two runs (A before, B after): per-step time, GPU busy, kernels and launches per "
                      "step, idle by cause, the kernels and operators that changed, and a verdict; csv writes "
                      "one table (--table runs|idle_per_step|kernels|kernel_groups|ops, default kernels); two "
-                     "directories of rank traces are two runs of a distributed job: the job's step time, the "
-                     "stragglers, each rank and step side by side (csv: --table ranks, the default, or steps)",
+                     "runs of a distributed job (RUN: a directory of rank traces or a `ranks --format json` "
+                     "document): the job's step time, the stragglers, each rank and step side by side (csv: "
+                     "--table ranks, the default, or steps)",
                      {"ops-by-name"}, runDiff);
 
 }  // namespace gapscope::cli

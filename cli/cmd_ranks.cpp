@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "gapscope/ranks/rank_set.h"
+#include "gapscope/ranks/ranks_json.h"
 #include "gapscope/ranks/stragglers.h"
 #include "output.h"
 #include "rank_set_output.h"
@@ -15,40 +16,9 @@
 namespace gapscope::cli {
 namespace {
 
-using nlohmann::ordered_json;
 using ranks::RankRow;
 using ranks::RanksAnalysis;
 using ranks::StepRow;
-
-ordered_json causeJson(const ranks::StragglerCause& c) {
-  return ordered_json{{"rank", c.rank},
-                      {"worst_step", c.worstStep},
-                      {"excess_ns", c.excessNs},
-                      {"extra_idle_ns", idleJson(c.extraIdle)},
-                      {"extra_busy_ns", c.extraBusyNs},
-                      {"slower_kernel", c.slowerKernel},
-                      {"slower_kernel_extra_ns", c.slowerKernelExtraNs},
-                      {"others_waited_ns", c.othersWaitedNs}};
-}
-
-void printJson(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& set) {
-  ordered_json j;
-  j["ranks"] = ordered_json::array();
-  for (const auto& r : a.ranks) j["ranks"].push_back(rankRowJson(r));
-  j["steps"] = ordered_json::array();
-  for (const auto& s : a.steps) j["steps"].push_back(rankStepJson(s));
-  j["usual_excess_ns"] = a.usualExcessNs;
-  j["step_mark"] = a.stepMark;
-  j["stragglers"] = a.stragglers;
-  j["causes"] = ordered_json::array();
-  for (const auto& c : a.causes) j["causes"].push_back(causeJson(c));
-  j["verdict"] = a.verdict;
-  j["notes"] = a.notes;
-  j["warnings"] = set.warnings;
-  j["errors"] = ordered_json::array();
-  for (const auto& e : set.errors) j["errors"].push_back(ordered_json{{"file", e.file}, {"message", e.message}});
-  writeJson(out, j);
-}
 
 std::string time(TimeNs ns) { return format::formatDuration(ns, kTableTime); }
 
@@ -98,7 +68,7 @@ void printText(std::ostream& out, const RanksAnalysis& a, const ranks::RankSet& 
   printStepTable(out, a);
   for (const auto& n : a.notes) out << "Note: " << n << '\n';
   for (const auto& w : set.warnings) out << "Warning: " << w << '\n';
-  for (const auto& e : set.errors) out << "Not read: " << e.file << ": " << e.message << '\n';
+  for (const auto& e : set.errors) out << "Not read: " << ranks::describe(e) << '\n';
 }
 
 void printCsv(std::ostream& out, const RanksAnalysis& a) {
@@ -130,7 +100,7 @@ int runRanks(const Args& args, std::ostream& out, std::ostream& err) {
   const RanksAnalysis analysis = ranks::analyzeRanks(std::move(set.tables));
   switch (format) {
     case OutputFormat::Text: printText(out, analysis, set); break;
-    case OutputFormat::Json: printJson(out, analysis, set); break;
+    case OutputFormat::Json: writeJson(out, ranks::ranksDocumentJson(analysis, set.warnings, set.errors)); break;
     case OutputFormat::Csv: printCsv(out, analysis); break;
   }
   return 0;

@@ -3,8 +3,11 @@
 #include "diff_rank_sets.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 
+#include "gapscope/ranks/ranks_document.h"
+#include "gapscope/ranks/ranks_json.h"
 #include "gapscope/ranks/set_compare.h"
 #include "output.h"
 #include "rank_set_output.h"
@@ -13,6 +16,9 @@ namespace gapscope::cli {
 namespace {
 
 using nlohmann::ordered_json;
+using ranks::idleJson;
+using ranks::rankRowJson;
+using ranks::rankStepJson;
 using ranks::RankChange;
 using ranks::RankSetComparison;
 using ranks::SetFigures;
@@ -200,7 +206,51 @@ void printRankCsv(std::ostream& out, const RankSetComparison& c) {
   }
 }
 
+// One run as the comparison takes it: its analysis, and what the reader
+// should know of how it was read ("A: ...").
+struct RankRun {
+  ranks::RanksAnalysis analysis;
+  std::vector<std::string> warnings;
+};
+
+void addReadWarnings(RankRun& run, const std::string& side, const std::vector<std::string>& warnings,
+                     const std::vector<ranks::RankLoadError>& errors) {
+  for (const auto& w : warnings) run.warnings.push_back(side + ": " + w);
+  for (const auto& e : errors) run.warnings.push_back(side + ": not read: " + ranks::describe(e));
+}
+
+// A directory of rank traces, read and analysed, or a ranks document
+// (`ranks --format json`, the CLI's or the Dask path's), read back.
+std::optional<RankRun> readRankRun(const std::string& path, const ranks::RankSetOptions& options,
+                                   const std::string& side, std::ostream& err) {
+  const std::string prefix = "gapscope-cli diff: run " + side + ": ";
+  RankRun run;
+  if (!isDirectory(path)) {
+    try {
+      ranks::RanksDocument document = ranks::readRanksDocument(path);
+      run.analysis = std::move(document.analysis);
+      addReadWarnings(run, side, document.warnings, document.errors);
+    } catch (const std::exception& e) {
+      err << prefix << e.what() << '\n';
+      return std::nullopt;
+    }
+    return run;
+  }
+  std::optional<ranks::RankSet> set = readRankSet({path}, options, prefix, err);
+  if (!set) return std::nullopt;
+  addReadWarnings(run, side, set->warnings, set->errors);
+  run.analysis = ranks::analyzeRanks(std::move(set->tables));
+  return run;
+}
+
 }  // namespace
+
+bool isDirectory(const std::string& path) {
+  std::error_code ignored;
+  return std::filesystem::is_directory(path, ignored);
+}
+
+bool isRankRun(const std::string& path) { return isDirectory(path) || ranks::looksLikeRanksDocument(path); }
 
 int diffRankSets(const Args& args, const std::string& format, const std::string& pathA, const std::string& pathB,
                  std::ostream& out, std::ostream& err) {
@@ -214,18 +264,14 @@ int diffRankSets(const Args& args, const std::string& format, const std::string&
     return 2;
   }
   const ranks::RankSetOptions options = rankSetOptions(args);
-  // One set after the other: each reads its ranks on every core.
-  std::optional<ranks::RankSet> a = readRankSet({pathA}, options, "gapscope-cli diff: run A: ", err);
+  // One run after the other: each reads its ranks on every core.
+  std::optional<RankRun> a = readRankRun(pathA, options, "A", err);
   if (!a) return 1;
-  std::optional<ranks::RankSet> b = readRankSet({pathB}, options, "gapscope-cli diff: run B: ", err);
+  std::optional<RankRun> b = readRankRun(pathB, options, "B", err);
   if (!b) return 1;
-  std::vector<std::string> warnings;
-  for (const auto& w : a->warnings) warnings.push_back("A: " + w);
-  for (const auto& e : a->errors) warnings.push_back("A: not read: " + e.file + ": " + e.message);
-  for (const auto& w : b->warnings) warnings.push_back("B: " + w);
-  for (const auto& e : b->errors) warnings.push_back("B: not read: " + e.file + ": " + e.message);
-  const RankSetComparison c =
-      ranks::compareRankSets(ranks::analyzeRanks(std::move(a->tables)), ranks::analyzeRanks(std::move(b->tables)));
+  std::vector<std::string> warnings = std::move(a->warnings);
+  warnings.insert(warnings.end(), b->warnings.begin(), b->warnings.end());
+  const RankSetComparison c = ranks::compareRankSets(a->analysis, b->analysis);
   const std::size_t rows = args.has("limit") ? limitOption(args) : kTextRows;
   if (format == "json") printJson(out, c, pathA, pathB, warnings);
   else if (format == "csv" && table == "steps") printStepCsv(out, c);

@@ -1,6 +1,6 @@
 // What `ranks` and `diff` of two rank sets share: reading a set of rank
-// traces named on the command line, and the JSON of a rank row and a step
-// row (docs/ranks.md).
+// traces named on the command line (the JSON rows they share are core's,
+// gapscope/ranks/ranks_json.h).
 #pragma once
 
 #include <iosfwd>
@@ -8,11 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "command.h"
 #include "gapscope/ranks/rank_set.h"
-#include "gapscope/ranks/stragglers.h"
 
 namespace gapscope::cli {
 
@@ -26,9 +23,5 @@ ranks::RankSetOptions rankSetOptions(const Args& args);
 std::optional<ranks::RankSet> readRankSet(const std::vector<std::string>& arguments,
                                           const ranks::RankSetOptions& options, const std::string& prefix,
                                           std::ostream& err);
-
-nlohmann::ordered_json idleJson(const analysis::IdleByCause& idle);
-nlohmann::ordered_json rankRowJson(const ranks::RankRow& r);
-nlohmann::ordered_json rankStepJson(const ranks::StepRow& s);
 
 }  // namespace gapscope::cli

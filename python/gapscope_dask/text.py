@@ -61,6 +61,13 @@ class TextTable:
         return rule + line([h for h, _a, _m in self.columns]) + rule + b"".join(line(r) for r in self.rows) + rule
 
 
+def load_error_text(error):
+    """The file and why, once (the reader's messages mostly name the file): describe() in rank_set.h."""
+    if error["file"] in error["message"]:
+        return error["message"]
+    return "%s: %s" % (error["file"], error["message"])
+
+
 def render_text(doc: dict) -> bytes:
     out = [("Verdict: " + doc["verdict"] + "\n\n").encode("utf-8", "surrogateescape")]
     ranks = TextTable()
@@ -96,6 +103,6 @@ def render_text(doc: dict) -> bytes:
     out.append(steps.render())
     tail = ["Note: " + n + "\n" for n in doc["notes"]]
     tail += ["Warning: " + w + "\n" for w in doc.get("warnings", [])]
-    tail += ["Not read: %s: %s\n" % (e["file"], e["message"]) for e in doc["errors"]]
+    tail += ["Not read: %s\n" % load_error_text(e) for e in doc["errors"]]
     out.append("".join(tail).encode("utf-8", "surrogateescape"))
     return b"".join(out)

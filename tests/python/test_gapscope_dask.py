@@ -295,6 +295,40 @@ class AgainstCliOnRealDdp(unittest.TestCase):
             self.assertEqual([s["step"] for s in doc["steps"] if s["warm_up"]], [1])
             self.assertEqual({s["step"]: s["slowest_rank"] for s in doc["steps"] if s["straggling"]}, {6: 1, 11: 1})
 
+    def test_runs_compared_from_their_dask_documents(self):
+        # The loop at cluster scale: each run's document from the Dask path, then `diff` of the two documents
+        # says what `diff` of the two directories says (tests/data/h100-user-ddp-fix: the stall before, fixed after).
+        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "h100-user-ddp-fix")
+        with tempfile.TemporaryDirectory(prefix="gapscope-dask-diff-") as tmp:
+            paths = {}
+            for run_name in ("before", "after"):
+                doc = self.both_paths(os.path.join(data, run_name))
+                paths[run_name] = os.path.join(tmp, run_name + ".json")
+                with open(paths[run_name], "w", encoding="utf-8") as f:
+                    f.write(jsonout.dumps(doc) + "\n")
+            of_docs = run([CLI, "diff", paths["before"], paths["after"]]).stdout.decode()
+            of_dirs = run([CLI, "diff", os.path.join(data, "before"), os.path.join(data, "after")]).stdout.decode()
+        for run_name in ("before", "after"):
+            of_docs = of_docs.replace(paths[run_name], os.path.join(data, run_name))
+        self.assertEqual(of_docs, of_dirs)
+        self.assertIn("rank 1 no longer straggles in single steps (2 of 15 in A, none in B)", of_docs)
+
+    def test_unreadable_files_are_named_alike(self):
+        # A rank cut before its first event and the set's own document saved beside its ranks.
+        with tempfile.TemporaryDirectory(prefix="gapscope-dask-unreadable-") as tmp:
+            data = os.path.join(tmp, "ranks")
+            run([GEN, data, "--ranks", "4", "--steps", "6"])
+            document = run([CLI, "ranks", data, "--format", "json"]).stdout
+            with open(os.path.join(data, "rank-3.json"), "r+b") as f:
+                f.truncate(33)
+            with open(os.path.join(data, "ranks.json"), "wb") as f:
+                f.write(document)
+            doc = self.both_paths(data)
+        self.assertEqual([e["file"] for e in doc["errors"]], [os.path.join(data, "ranks.json")])
+        self.assertIn("a ranks document", doc["errors"][0]["message"])
+        self.assertEqual(len(doc["warnings"]), 1)
+        self.assertIn("rank-3.json: truncated at byte 33", doc["warnings"][0])
+
     def test_four_ranks_recorded_by_torch_profiler(self):
         doc, slowest = self.check("torch", "h200-ddp4")
         self.assertEqual({step: slowest[step] for step in (5, 8, 12, 15)}, {5: 1, 8: 3, 12: 1, 15: 3})

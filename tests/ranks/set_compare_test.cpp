@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "../cli/cli_run.h"
@@ -229,6 +230,85 @@ TimeNs collectivePerRankStepFromJson(const std::filesystem::path& dir) {
   return total / static_cast<TimeNs>(rankSteps);
 }
 
+// Counted from the JSON as docs/gaps.md defines a step's GPU window, over
+// both ranks' steps after the warm-up: each step (one next() to the next)
+// runs on its device from its start (or the previous step's last GPU end,
+// if later; or its own first op, if earlier; never before the device's
+// first op) to the last end of the GPU ops launched in it; busy is the
+// union of the device's ops inside that window.
+struct StepWindowSums {
+  TimeNs busy = 0;
+  TimeNs active = 0;
+};
+
+TimeNs unionInside(const std::vector<std::pair<TimeNs, TimeNs>>& sortedOps, TimeNs from, TimeNs to) {
+  TimeNs total = 0;
+  TimeNs runStart = 0;
+  TimeNs runEnd = -1;
+  for (auto [start, end] : sortedOps) {
+    start = std::max(start, from);
+    end = std::min(end, to);
+    if (end <= start) continue;
+    if (start > runEnd) {
+      if (runEnd > runStart) total += runEnd - runStart;
+      runStart = start;
+      runEnd = end;
+    } else {
+      runEnd = std::max(runEnd, end);
+    }
+  }
+  return total + (runEnd > runStart ? runEnd - runStart : 0);
+}
+
+StepWindowSums stepWindowsFromJson(const std::filesystem::path& dir) {
+  StepWindowSums sums;
+  for (int rank = 0; rank < 2; ++rank) {
+    const auto path = dir / ("rank-" + std::to_string(rank) + ".json.gz");
+    const nlohmann::json j = nlohmann::json::parse(testing::readMaybeGzipped(path.string()));
+    std::vector<TimeNs> next;  // the data loader's next() starts
+    std::map<std::int64_t, TimeNs> launchStart;  // correlation -> launch call start
+    struct Op {
+      TimeNs start, end;
+      std::int64_t correlation;
+    };
+    std::vector<Op> ops;  // one device a rank
+    for (const auto& e : j["traceEvents"]) {
+      const std::string cat = e.value("cat", "");
+      if (e.value("ph", "") != "X") continue;
+      if (cat == "user_annotation" && e.value("name", "") == testing::kDataLoaderNext)
+        next.push_back(testing::exactNs(e["ts"]));
+      if (!e.contains("args")) continue;
+      const auto corr = e["args"].value("correlation", std::int64_t{-1});
+      if (cat == "cuda_runtime" || cat == "cuda_driver") launchStart[corr] = testing::exactNs(e["ts"]);
+      if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") {
+        const TimeNs start = testing::exactNs(e["ts"]);
+        ops.push_back({start, start + testing::exactNs(e["dur"]), corr});
+      }
+    }
+    std::sort(next.begin(), next.end());
+    std::sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.start < y.start; });
+    std::vector<std::pair<TimeNs, TimeNs>> intervals;
+    for (const Op& op : ops) intervals.emplace_back(op.start, op.end);
+    std::optional<TimeNs> previousEnd;
+    for (std::size_t k = 0; k + 1 < next.size(); ++k) {
+      std::optional<TimeNs> firstOwn, lastEnd;
+      for (const Op& op : ops) {
+        auto launch = launchStart.find(op.correlation);
+        if (launch == launchStart.end() || launch->second < next[k] || launch->second >= next[k + 1]) continue;
+        firstOwn = std::min(firstOwn.value_or(op.start), op.start);
+        lastEnd = std::max(lastEnd.value_or(op.end), op.end);
+      }
+      if (!lastEnd) continue;
+      const TimeNs from = std::max(std::min(std::max(next[k], previousEnd.value_or(next[k])), *firstOwn), ops[0].start);
+      previousEnd = lastEnd;
+      if (k == 0) continue;  // the warm-up
+      sums.active += *lastEnd - from;
+      sums.busy += unionInside(intervals, from, *lastEnd);
+    }
+  }
+  return sums;
+}
+
 RanksAnalysis analyseDir(const std::filesystem::path& dir) { return analyzeRanks(loadRankSet(rankFiles({dir.string()})).tables); }
 
 const std::filesystem::path kData = std::filesystem::path(GAPSCOPE_TEST_DATA_DIR);
@@ -263,6 +343,17 @@ TEST(SetCompare, RealStragglerFixed) {
   EXPECT_EQ(c.runs[1].stepTimeNs, countedB);
   EXPECT_EQ(c.runs[0].collectivePerStepNs, collectivePerRankStepFromJson(before));
   EXPECT_EQ(c.runs[1].collectivePerStepNs, collectivePerRankStepFromJson(after));
+  // The job's GPU busy and its idle a rank and step (by cause, summed):
+  // from the steps' GPU windows counted in the JSON.
+  for (const auto& [run, dir] : {std::pair{0, before}, std::pair{1, after}}) {
+    const StepWindowSums counted = stepWindowsFromJson(dir);
+    EXPECT_DOUBLE_EQ(c.runs[run].gpuBusyPct, 100.0 * static_cast<double>(counted.busy) / static_cast<double>(counted.active));
+    TimeNs idlePerStep = 0;
+    for (TimeNs ns : c.runs[run].idlePerStep.ns) idlePerStep += ns;
+    const TimeNs countedIdle = (counted.active - counted.busy) / static_cast<TimeNs>(c.runs[run].rankSteps);
+    EXPECT_LE(countedIdle - idlePerStep, static_cast<TimeNs>(analysis::kGapCauseCount)) << run;  // each cause rounds down
+    EXPECT_GE(countedIdle - idlePerStep, 0) << run;
+  }
   EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(countedA, countedB) + "; ", 0), 0u) << c.verdict;
   std::map<std::int64_t, std::int64_t> stragglingBefore;
   for (const StepChange& s : c.steps) {
@@ -328,7 +419,7 @@ TEST(SetCompareCli, ADirectoryAndATraceOrAnotherFormatAreRefused) {
   const auto files = bench::writeRankSet(a.string(), plain(2, 3));
   const auto mixed = runCli({"diff", a.string(), files[0]});
   EXPECT_EQ(mixed.status, 2);
-  EXPECT_NE(mixed.err.find("run A is a directory and run B is not"), std::string::npos) << mixed.err;
+  EXPECT_NE(mixed.err.find("run A is a directory of rank traces and run B is a trace"), std::string::npos) << mixed.err;
   const auto md = runCli({"diff", a.string(), a.string(), "--format", "md"});
   EXPECT_EQ(md.status, 2);
   EXPECT_NE(md.err.find("two rank sets are compared in text, json or csv"), std::string::npos) << md.err;

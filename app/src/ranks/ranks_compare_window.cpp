@@ -188,7 +188,7 @@ void RanksCompareWindow::showComparison(std::shared_ptr<const LoadedRanks> a, st
   for (const auto* run : {a_.get(), b_.get()}) {
     const QString side = run == a_.get() ? tr("A") : tr("B");
     for (const auto& e : run->errors)
-      notes << tr("%1: not read: %2").arg(side, QString::fromStdString(e.file + ": " + e.message));
+      notes << tr("%1: not read: %2").arg(side, QString::fromStdString(ranks::describe(e)));
     for (const auto& w : run->warnings) notes << tr("%1: %2").arg(side, QString::fromStdString(w));
   }
   notes_->setText(notes.join(QLatin1Char('\n')));

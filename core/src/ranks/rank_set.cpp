@@ -1,4 +1,5 @@
 #include "gapscope/ranks/rank_set.h"
+#include "gapscope/ranks/ranks_document.h"
 
 #include <fnmatch.h>
 #include <unistd.h>
@@ -78,6 +79,11 @@ class MemoryGate {
 
 }  // namespace
 
+std::string describe(const RankLoadError& error) {
+  if (error.message.find(error.file) != std::string::npos) return error.message;
+  return error.file + ": " + error.message;
+}
+
 RankOutcome loadRankTables(const std::string& file, int threads, const std::atomic<bool>* cancel) {
   io::LoadOptions options;
   options.threads = threads;
@@ -87,6 +93,9 @@ RankOutcome loadRankTables(const std::string& file, int threads, const std::atom
   if (result.cancelled) return outcome;
   if (!result.trace) {
     outcome.error = result.error.empty() ? "could not read " + file : result.error;
+    // `ranks DIR --format json > DIR/ranks.json` puts the set's own result beside its ranks.
+    if (looksLikeRanksDocument(file))
+      outcome.error = file + ": a ranks document (the JSON `gapscope-cli ranks` writes), not a rank's trace";
     return outcome;
   }
   // A cut or malformed file keeps what came before the fault, as a single trace does.

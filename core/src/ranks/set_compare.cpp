@@ -39,7 +39,10 @@ std::string howSlow(const RankRow& r, const SetFigures& run) {
   if (r.stragglingSteps > 0)
     s = "straggling in " + std::to_string(r.stragglingSteps) + " of " + std::to_string(run.steps) + stepsWord(run.steps);
   if (r.consistentlySlow) {
-    const std::int64_t share = r.typicalMedianNs > 0 ? r.typicalExcessNs * 100 / r.typicalMedianNs : 0;
+    // In double: 100 x a time read from a ranks document may be past int64.
+    const auto share = static_cast<std::int64_t>(
+        r.typicalMedianNs > 0 ? 100.0 * static_cast<double>(r.typicalExcessNs) / static_cast<double>(r.typicalMedianNs)
+                              : 0.0);
     s += (s.empty() ? "" : " and ") + std::string("consistently slower (by ") + std::to_string(share) +
          "% of a typical step)";
   }

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "gapscope/format/escape.h"
+#include "inflated_text.h"
 
 namespace gapscope::ranks {
 namespace fs = std::filesystem;
@@ -122,22 +123,9 @@ void writeGaps(const RankTables& t, const fs::path& dir) {
 
 // ---- reading ----
 
-std::string inflate(const fs::path& path) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (!gz) throw std::runtime_error(path.string() + ": cannot open");
-  std::string text;
-  std::array<char, 1 << 16> buf;
-  int got = 0;
-  while ((got = gzread(gz, buf.data(), static_cast<unsigned>(buf.size()))) > 0) text.append(buf.data(), got);
-  const bool failed = got < 0;
-  gzclose(gz);
-  if (failed) throw std::runtime_error(path.string() + ": not a readable gzip file");
-  return text;
-}
-
 class CsvIn {
  public:
-  CsvIn(const fs::path& path, const std::vector<std::string>& header) : name_(path.string()), text_(inflate(path)) {
+  CsvIn(const fs::path& path, const std::vector<std::string>& header) : name_(path.string()), text_(inflatedText(path.string())) {
     Row first;
     if (!next(first) || first != header) {
       fail("the header is not the one of schema version " + std::to_string(kTablesSchemaVersion) +

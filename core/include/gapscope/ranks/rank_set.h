@@ -47,6 +47,10 @@ struct RankLoadError {
   std::string message;
 };
 
+// "FILE: why", the file named once: most of the reader's messages name it
+// already ("rank-3.json:12:7 (byte 301): ...").
+std::string describe(const RankLoadError& error);
+
 struct RankSet {
   std::vector<RankTables> tables;    // in file order; files that failed are left out
   std::vector<RankLoadError> errors;
