@@ -20,6 +20,7 @@
 #include "app_test_support.h"
 #include "compare/compare_panel.h"
 #include "compare/compare_window.h"
+#include "elided_label.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/format/escape.h"
 #include "gapscope/io/chrome_reader.h"
@@ -213,6 +214,24 @@ TEST_F(ComparePair, OnASmallScreenTheDockLeavesTheTimelinesRoom) {
   ASSERT_NE(dock, nullptr);
   EXPECT_LE(dock->height(), 0.3 * w().height() + 1) << dock->height() << " of " << w().height();
   for (auto side : {CompareWindow::A, CompareWindow::B}) EXPECT_GE(w().view(side)->timeline()->height(), 90);
+}
+
+// Each run's own verdict is one line under its legend (the comparison's
+// verdict is on top), whole in its tooltip: wrapped, it took a line more of
+// each timeline at 1024x700.
+TEST_F(ComparePair, EachRunsVerdictIsOneLineWholeInItsTooltip) {
+  w().resize(1024, 700);
+  ASSERT_TRUE(open(testData(kSplit), testData(kCombined)));
+  waitUntil([] { return false; }, 100);
+  for (auto side : {CompareWindow::A, CompareWindow::B}) {
+    auto* verdict = qobject_cast<ElidedLabel*>(w().view(side)->findChild<QLabel*>(QStringLiteral("verdict")));
+    ASSERT_NE(verdict, nullptr);
+    EXPECT_EQ(verdict->text().toStdString(), w().session(side)->gaps().verdict.line);
+    EXPECT_LE(verdict->height(), 2 * verdict->fontMetrics().lineSpacing());
+    ASSERT_NE(verdict->shownText(), verdict->text()) << "the sentence is longer than a 1024 px line";
+    verdict->repaint();
+    EXPECT_EQ(verdict->toolTip(), verdict->text());
+  }
 }
 
 TEST_F(ComparePair, ExportsTheComparison) {

@@ -1,8 +1,10 @@
 // The GUI's rough edges, as a first user met them: the Details pane's values
 // in view and whole in their tooltips (also after View > Reset Layout), the
 // timeline not crushed by the docks on a small screen (nor by a layout
-// saved there), the utilisation strip following the dark theme, and an
-// About dialog that says what this build is.
+// saved there), the utilisation strip following the dark theme, an About
+// dialog that says what this build is, a kernel's name and a gap's why
+// whole in a narrow Details pane, and chart labels slanted only when they
+// must be.
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
@@ -29,6 +31,7 @@
 #include "timeline/timeline_widget.h"
 #include "timeline/utilisation_strip.h"
 #include "trace_session.h"
+#include "wrapped_title.h"
 
 using namespace gapscope;
 using namespace gapscope::app;
@@ -317,4 +320,113 @@ TEST(RoughEdges, TheChartsMeasureChooserIsInTheTabBarForTheGapChartOnly) {
   EXPECT_TRUE(corner->isHidden());
   tabs->setCurrentIndex(0);
   EXPECT_FALSE(corner->isHidden());
+}
+
+namespace {
+
+// The kernel with the longest name: a C++ signature, one long word.
+std::uint32_t longestKernelName(const Trace& t) {
+  std::uint32_t pick = kNoIndex;
+  for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
+    if (t.slices[i].kind != SliceKind::Kernel) continue;
+    if (pick == kNoIndex || t.str(t.slices[i].name).size() > t.str(t.slices[pick].name).size()) pick = i;
+  }
+  return pick;
+}
+
+// The function a kernel's signature names: its last scope before the
+// argument list, template arguments left out.
+QString functionName(QString signature) {
+  signature.remove(QStringLiteral("(anonymous namespace)::"));
+  QString head;
+  int depth = 0;
+  for (const QChar c : signature) {
+    if (c == QLatin1Char('(') && depth == 0) break;
+    if (c == QLatin1Char('<')) ++depth;
+    else if (c == QLatin1Char('>')) --depth;
+    else if (depth == 0) head += c;
+  }
+  return head.section(QStringLiteral("::"), -1);
+}
+
+}  // namespace
+
+// At 1024 px the Details pane is about 250 px wide: a kernel's name was cut
+// after "gapscope::gpu::c", before the part that tells kernels apart. The
+// title above the fields wraps it, at most three lines, the rest elided.
+TEST(RoughEdges, TheDetailsTitleShowsAKernelsDistinctiveNameInANarrowPane) {
+  ensureApp();
+  MainWindow w;
+  w.resize(1024, 700);
+  w.show();
+  ASSERT_TRUE(openIn(w, "h200/split_stack_eager.json"));
+  const Trace& t = w.session()->trace();
+  const std::uint32_t kernel = longestKernelName(t);
+  ASSERT_NE(kernel, kNoIndex);
+  w.session()->selectSlice(kernel);
+  waitUntil([] { return false; }, 100);
+  const QString name = QString::fromStdString(std::string(t.str(t.slices[kernel].name)));
+  WrappedTitle* title = w.details()->title();
+  EXPECT_EQ(title->text(), name);
+  EXPECT_EQ(title->toolTip(), name);
+  const int width = title->contentsRect().width();
+  ASSERT_LT(width, 400) << "the pane is narrow at 1024 px";
+  const QStringList lines = title->linesAt(width);
+  ASSERT_GE(lines.size(), 2);
+  ASSERT_LE(lines.size(), 3);
+  const QFontMetrics metrics(title->font());
+  for (const QString& line : lines) EXPECT_LE(metrics.horizontalAdvance(line), width) << line.toStdString();
+  // Every line but the last is the name's text in order; the last holds the
+  // rest, or its start and "…".
+  QString shown = lines.mid(0, lines.size() - 1).join(QString());
+  EXPECT_TRUE(name.startsWith(shown));
+  const QString last = lines.back();
+  if (last.endsWith(QChar(0x2026))) EXPECT_TRUE(name.mid(shown.size()).startsWith(last.chopped(1)));
+  else EXPECT_EQ(shown + last, name);
+  // The kernel's own name, after its namespaces, is in view.
+  const QString function = functionName(name);
+  ASSERT_FALSE(function.isEmpty()) << name.toStdString();
+  EXPECT_TRUE((shown + last).contains(function)) << function.toStdString();
+  EXPECT_TRUE(w.details()->subtitle()->isHidden());
+}
+
+// A gap's "why" is the sentence a user reads the gap for: under the title,
+// wrapped, as the Why row says it.
+TEST(RoughEdges, TheDetailsOfAGapSayWhyUnderItsTitle) {
+  ensureApp();
+  MainWindow w;
+  w.resize(1024, 700);
+  w.show();
+  ASSERT_TRUE(openIn(w, "h100/train_adam_stack.json"));
+  const std::uint32_t gap = largestGap(*w.session());
+  w.session()->focusGap(gap);
+  const auto& g = w.session()->gaps().gaps[gap];
+  const QString why = QString::fromStdString(analysis::explainGap(w.session()->trace(), g));
+  EXPECT_EQ(w.details()->subtitle()->text(), why);
+  EXPECT_EQ(w.details()->field(QStringLiteral("Why")), why);
+  EXPECT_TRUE(w.details()->title()->text().startsWith(QStringLiteral("GPU idle ")));
+  EXPECT_FALSE(w.details()->subtitle()->isHidden());
+}
+
+// The charts' bin labels stand upright when they fit side by side (slanted
+// they took three times the height of a short dock's bars) and slant when
+// the chart is too narrow for them.
+TEST(RoughEdges, TheChartsBinLabelsSlantOnlyWhenTheyDoNotFit) {
+  ensureApp();
+  MainWindow w;
+  ASSERT_TRUE(showWith(w, "public/hta-alexnet-a100/benchmark_result_2869224_1695835535_trace.json.gz"));
+  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("chartsDock"));
+  ASSERT_NE(dock, nullptr);
+  dock->show();
+  dock->raise();
+  dock->setFloating(true);
+  QCustomPlot* plot = w.charts()->gapPlot();
+  ASSERT_GE(w.charts()->gapHistogram().bins(), 8u);
+  dock->resize(1600, 300);
+  waitUntil([] { return false; }, 100);
+  EXPECT_EQ(plot->xAxis->tickLabelRotation(), 0);
+  dock->resize(300, 300);
+  waitUntil([] { return false; }, 100);
+  EXPECT_EQ(plot->xAxis->tickLabelRotation(), -30);
+  dock->setFloating(false);
 }

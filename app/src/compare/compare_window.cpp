@@ -104,9 +104,9 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::BottomDockWidgetArea, dock);
   resizeDocks({dock}, {260}, Qt::Vertical);
-  // Two timelines share the rest: on a small screen the dock takes at most
-  // 30 % of the height.
-  new DockRoom(this, 0.3, 0.3);
+  // Two timelines share the rest: the dock takes at most a quarter of the
+  // height, less where the timelines' least heights need it (1024x700).
+  new DockRoom(this, 0.25, 0.3);
   connect(&comparing_, &QFutureWatcherBase::finished, this, [this] { showComparison(comparing_.result()); });
   buildMenus();
   resize(1400, 900);
@@ -138,7 +138,7 @@ QWidget* CompareWindow::buildRunPane(Side side) {
   bold.setBold(true);
   titles_[side]->setFont(bold);
   column->addWidget(titles_[side]);
-  views_[side] = new TimelineView(sessions_[side], pane);
+  views_[side] = new TimelineView(sessions_[side], pane, TimelineView::VerdictLines::One);
   views_[side]->setObjectName(QStringLiteral("timelineView%1").arg(QLatin1String(sideName(side))));
   // Two runs and the Compare dock share one window: a lower strip and a
   // smaller least height than a single timeline's keep all three in view

@@ -45,6 +45,24 @@ QSharedPointer<QCPAxisTickerText> binTicker(const timeline::DurationHistogram& h
   return ticker;
 }
 
+// Bin labels upright when they fit side by side, slanted only when they do
+// not: slanted they take three times the height, which a short dock (a
+// 1024x700 window) takes from the bars.
+void fitBinLabels(QCustomPlot* plot) {
+  const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(plot->xAxis->ticker());
+  if (!ticker) return;
+  const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+  int widest = 0;
+  for (const QString& label : ticker->ticks()) widest = std::max(widest, metrics.horizontalAdvance(label));
+  const int needed = static_cast<int>(ticker->ticks().size()) * (widest + metrics.averageCharWidth() * 2);
+  // The plot's width less the axis rect's margins (the y axis and its
+  // title), which do not depend on the x labels: right after a resize the
+  // axis rect itself still has its old width.
+  const QMargins margins = plot->axisRect()->margins();
+  const int room = plot->width() - (margins.left() > 0 ? margins.left() + margins.right() : metrics.height() * 5);
+  plot->xAxis->setTickLabelRotation(needed <= room ? 0 : -30);
+}
+
 QCustomPlot* newPlot(QWidget* parent, const QString& name) {
   auto* plot = new QCustomPlot(parent);
   plot->setObjectName(name);
@@ -148,10 +166,17 @@ void ChartsPanel::setGapMeasure(GapMeasure measure) {
 
 void ChartsPanel::styleAxes(QCustomPlot* plot) {
   stylePlot(plot, palette());
-  plot->xAxis->setTickLabelRotation(-30);
   plot->xAxis->setLabel(tr("bins from (each up to the next)"));
   for (QCPItemText* note : {gapNote_, queueNote_}) {
     if (note && note->parentPlot() == plot) note->setColor(palette().color(QPalette::WindowText));
+  }
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  for (QCustomPlot* plot : {gapPlot_, queuePlot_}) {
+    fitBinLabels(plot);
+    plot->replot(QCustomPlot::rpQueuedReplot);
   }
 }
 
@@ -220,6 +245,7 @@ void ChartsPanel::rebuildGaps() {
   gapPlot_->xAxis->setTicker(binTicker(gapHist_.bins));
   gapPlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(gapHist_.bins.bins())) - 0.4);
   gapPlot_->yAxis->setRange(0, top * 1.1);
+  fitBinLabels(gapPlot_);
   gapPlot_->replot();
 }
 
@@ -242,6 +268,7 @@ void ChartsPanel::rebuildQueue() {
   queuePlot_->xAxis->setTicker(binTicker(queueHist_));
   queuePlot_->xAxis->setRange(-0.6, std::max<double>(1, static_cast<double>(queueHist_.bins())) - 0.4);
   queuePlot_->yAxis->setRange(0, top * 1.1);
+  fitBinLabels(queuePlot_);
   queuePlot_->replot();
 }
 

@@ -54,6 +54,7 @@ class ChartsPanel : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  signals:
   // The gap list should show only gaps with lo <= duration < hi.

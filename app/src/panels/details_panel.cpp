@@ -13,6 +13,7 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "models/table_format.h"
 #include "trace_session.h"
+#include "wrapped_title.h"
 
 namespace gapscope::app {
 
@@ -39,8 +40,17 @@ QString jsonText(const nlohmann::ordered_json& v) {
 }  // namespace
 
 DetailsPanel::DetailsPanel(TraceSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), tree_(new QTreeWidget(this)) {
+    : QWidget(parent), session_(session), title_(new WrappedTitle(3, this)),
+      subtitle_(new WrappedTitle(5, this)),
+      tree_(new QTreeWidget(this)) {
   setObjectName(QStringLiteral("detailsPanel"));
+  title_->setObjectName(QStringLiteral("detailsTitle"));
+  QFont bold = title_->font();
+  bold.setBold(true);
+  title_->setFont(bold);
+  title_->setContentsMargins(6, 4, 6, 4);
+  subtitle_->setObjectName(QStringLiteral("detailsSubtitle"));
+  subtitle_->setContentsMargins(6, 0, 6, 4);
   tree_->setObjectName(QStringLiteral("detailsTree"));
   tree_->setColumnCount(2);
   tree_->setHeaderLabels({tr("Field"), tr("Value")});
@@ -62,6 +72,9 @@ DetailsPanel::DetailsPanel(TraceSession* session, QWidget* parent)
   tree_->addAction(copyArgs);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(title_);
+  layout->addWidget(subtitle_);
   layout->addWidget(tree_);
   connect(tree_, &QTreeWidget::itemActivated, this, &DetailsPanel::onActivated);
   connect(session_, &TraceSession::selectionChanged, this, &DetailsPanel::refresh);
@@ -101,6 +114,8 @@ QTreeWidgetItem* DetailsPanel::addSliceLink(const QString& key, std::uint32_t sl
 void DetailsPanel::refresh() {
   tree_->clear();
   argsJson_.clear();
+  title_->setText(QString());
+  subtitle_->setText(QString());
   if (!session_->hasTrace()) return;
   const Selection sel = session_->selection();
   if (sel.kind == Selection::Kind::Slice) showSlice(sel.index);
@@ -124,6 +139,7 @@ void DetailsPanel::showSlice(std::uint32_t index) {
   const Trace& t = session_->trace();
   const auto& layout = session_->layout();
   const Slice& s = t.slices[index];
+  title_->setText(qstr(t.str(s.name)));
   add(tr("Name"), qstr(t.str(s.name)));
   add(tr("Category"), qstr(t.str(s.category)));
   add(tr("Start"), startText(s.start - layout.contentStart()));
@@ -180,9 +196,12 @@ void DetailsPanel::addJson(QTreeWidgetItem* parent, const QString& key, const nl
 void DetailsPanel::showGap(std::uint32_t index) {
   const Trace& t = session_->trace();
   const auto& g = session_->gaps().gaps[index];
+  title_->setText(tr("GPU idle %1: %2").arg(durationText(g.dur), QString::fromUtf8(analysis::gapCauseLabel(g.cause))));
   add(tr("GPU idle"), durationText(g.dur));
   add(tr("Cause"), QString::fromUtf8(analysis::gapCauseLabel(g.cause)));
-  add(tr("Why"), QString::fromStdString(analysis::explainGap(t, g)));
+  const QString why = QString::fromStdString(analysis::explainGap(t, g));
+  subtitle_->setText(why);
+  add(tr("Why"), why);
   add(tr("Where"), g.stream >= 0 ? tr("GPU %1, stream %2").arg(g.device).arg(g.stream)
                                  : tr("GPU %1 (no stream busy)").arg(g.device));
   add(tr("Start"), startText(g.start - session_->layout().contentStart()));

@@ -17,6 +17,7 @@ class QTreeWidgetItem;
 namespace gapscope::app {
 
 class TraceSession;
+class WrappedTitle;
 
 class DetailsPanel : public QWidget {
   Q_OBJECT
@@ -25,6 +26,11 @@ class DetailsPanel : public QWidget {
   explicit DetailsPanel(TraceSession* session, QWidget* parent = nullptr);
 
   QTreeWidget* tree() const { return tree_; }
+  // Above the tree: the slice's whole name (or the gap's length and cause,
+  // and why it happened under it), wrapped, so a narrow pane still shows a
+  // kernel name's end and the gap's explanation.
+  WrappedTitle* title() const { return title_; }
+  WrappedTitle* subtitle() const { return subtitle_; }
   // The args of the shown slice as indented JSON ("" when none).
   QString argsJson() const { return argsJson_; }
   // The value shown for a top-level field (e.g. "Name", "Duration"), "" when absent.
@@ -45,6 +51,8 @@ class DetailsPanel : public QWidget {
   void onActivated(QTreeWidgetItem* item);
 
   TraceSession* session_;
+  WrappedTitle* title_;
+  WrappedTitle* subtitle_;
   QTreeWidget* tree_;
   QString argsJson_;
 };

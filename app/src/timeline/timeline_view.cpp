@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "app_setup.h"
+#include "elided_label.h"
 #include "models/table_format.h"
 #include "timeline/timeline_palette.h"
 #include "timeline/timeline_widget.h"
@@ -30,7 +31,7 @@ QPixmap swatch(const QColor& colour, int size) {
 
 }  // namespace
 
-TimelineView::TimelineView(TraceSession* session, QWidget* parent)
+TimelineView::TimelineView(TraceSession* session, QWidget* parent, VerdictLines verdictLines)
     : QWidget(parent), session_(session) {
   timeline_ = new TimelineWidget(session, this);
   utilisation_ = new UtilisationStrip(session, timeline_, this);
@@ -40,7 +41,7 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->setSpacing(0);
-  grid->addWidget(buildGapBar(), 0, 0, 1, 2);
+  grid->addWidget(buildGapBar(verdictLines), 0, 0, 1, 2);
   grid->addWidget(utilisation_, 1, 0);
   grid->addWidget(timeline_, 2, 0);
   grid->addWidget(vbar_, 2, 1);
@@ -54,7 +55,7 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
   updateLegend();
 }
 
-QWidget* TimelineView::buildGapBar() {
+QWidget* TimelineView::buildGapBar(VerdictLines verdictLines) {
   auto* bar = new QWidget(this);
   bar->setObjectName(QStringLiteral("gapBar"));
   auto* column = new QVBoxLayout(bar);
@@ -92,10 +93,12 @@ QWidget* TimelineView::buildGapBar() {
   // how narrow the timeline may get, leaving the Details dock room at 1024 px.
   auto* below = new QHBoxLayout;
   column->addLayout(below);
-  verdict_ = new QLabel(bar);
+  verdict_ = verdictLines == VerdictLines::Wrapped ? new QLabel(bar) : new ElidedLabel(bar);
   verdict_->setObjectName(QStringLiteral("verdict"));
-  verdict_->setWordWrap(true);
-  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  if (verdictLines == VerdictLines::Wrapped) {
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  }
   below->addWidget(verdict_, 1, Qt::AlignTop);
   below->addWidget(new QLabel(tr("Shortest gap:"), bar), 0, Qt::AlignTop);
   minGap_ = new QDoubleSpinBox(bar);

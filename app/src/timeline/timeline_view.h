@@ -24,13 +24,19 @@ class TimelineView : public QWidget {
   Q_OBJECT
 
  public:
-  explicit TimelineView(TraceSession* session, QWidget* parent = nullptr);
+  // How the trace's verdict sits under the legend: wrapped (a window with
+  // one timeline, where it is the sentence the user needs whole) or on one
+  // line, elided, whole in its tooltip (the compare window, whose own
+  // verdict is on top and whose two timelines share the height).
+  enum class VerdictLines { Wrapped, One };
+  explicit TimelineView(TraceSession* session, QWidget* parent = nullptr,
+                        VerdictLines verdictLines = VerdictLines::Wrapped);
 
   TimelineWidget* timeline() const { return timeline_; }
   UtilisationStrip* utilisation() const { return utilisation_; }
 
  private:
-  QWidget* buildGapBar();
+  QWidget* buildGapBar(VerdictLines verdictLines);
   void syncScrollBar();
   void updateLegend();
 
