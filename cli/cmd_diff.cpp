@@ -95,11 +95,9 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
 int diffRankRuns(const Args& args, const std::vector<std::string>& paths, bool runA, bool runB, std::ostream& out,
                  std::ostream& err) {
   if (runA && runB) return diffRankSets(args, args.get("format", "text"), paths[0], paths[1], out, err);
-  const auto what = [](const std::string& path) {
-    return isDirectory(path) ? "a directory of rank traces" : "a ranks document";
-  };
-  err << "gapscope-cli diff: run " << (runA ? "A is " + std::string(what(paths[0])) : "B is " + std::string(what(paths[1])))
-      << " and run " << (runA ? "B" : "A")
+  const std::string& run = runA ? paths[0] : paths[1];
+  err << "gapscope-cli diff: run " << (runA ? "A" : "B") << " is "
+      << (isDirectory(run) ? "a directory of rank traces" : "a ranks document") << " and run " << (runA ? "B" : "A")
       << " is a trace: give two traces, or two runs of a distributed job (directories of rank traces or "
          "`ranks --format json` documents)\n";
   return 2;

@@ -130,7 +130,7 @@ class Fields {
   }
   std::uint64_t count(const char* key) const {
     const json& v = value(key);
-    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0))
       fail(at(key), "expected a non-negative integer");
     return v.get<std::uint64_t>();
   }
