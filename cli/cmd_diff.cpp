@@ -92,12 +92,14 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
 
 // Two runs of a distributed job (directories of rank traces or ranks
 // documents) are compared as such; a run beside a trace is refused.
-int diffRankRuns(const Args& args, const std::vector<std::string>& paths, bool runA, bool runB, std::ostream& out,
-                 std::ostream& err) {
-  if (runA && runB) return diffRankSets(args, args.get("format", "text"), paths[0], paths[1], out, err);
-  const std::string& run = runA ? paths[0] : paths[1];
+int diffRankRuns(const Args& args, const std::vector<std::string>& paths, RunKind kindA, RunKind kindB,
+                 std::ostream& out, std::ostream& err) {
+  if (kindA != RunKind::Trace && kindB != RunKind::Trace)
+    return diffRankSets(args, args.get("format", "text"), {paths[0], kindA}, {paths[1], kindB}, out, err);
+  const bool runA = kindA != RunKind::Trace;
   err << "gapscope-cli diff: run " << (runA ? "A" : "B") << " is "
-      << (isDirectory(run) ? "a directory of rank traces" : "a ranks document") << " and run " << (runA ? "B" : "A")
+      << ((runA ? kindA : kindB) == RunKind::RankDirectory ? "a directory of rank traces" : "a ranks document")
+      << " and run " << (runA ? "B" : "A")
       << " is a trace: give two traces, or two runs of a distributed job (directories of rank traces or "
          "`ranks --format json` documents)\n";
   return 2;
@@ -105,9 +107,9 @@ int diffRankRuns(const Args& args, const std::vector<std::string>& paths, bool r
 
 int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
   if (const auto& paths = args.positional(); paths.size() == 2) {
-    const bool runA = isRankRun(paths[0]);
-    const bool runB = isRankRun(paths[1]);
-    if (runA || runB) return diffRankRuns(args, paths, runA, runB, out, err);
+    const RunKind kindA = runKind(paths[0]);
+    const RunKind kindB = runKind(paths[1]);
+    if (kindA != RunKind::Trace || kindB != RunKind::Trace) return diffRankRuns(args, paths, kindA, kindB, out, err);
   }
   const DiffFormat format = diffFormat(args);
   const std::size_t limit = limitOption(args);

@@ -221,13 +221,13 @@ void addReadWarnings(RankRun& run, const std::string& side, const std::vector<st
 
 // A directory of rank traces, read and analysed, or a ranks document
 // (`ranks --format json`, the CLI's or the Dask path's), read back.
-std::optional<RankRun> readRankRun(const std::string& path, const ranks::RankSetOptions& options,
+std::optional<RankRun> readRankRun(const RankRunPath& named, const ranks::RankSetOptions& options,
                                    const std::string& side, std::ostream& err) {
   const std::string prefix = "gapscope-cli diff: run " + side + ": ";
   RankRun run;
-  if (!isDirectory(path)) {
+  if (named.kind == RunKind::RanksDocument) {
     try {
-      ranks::RanksDocument document = ranks::readRanksDocument(path);
+      ranks::RanksDocument document = ranks::readRanksDocument(named.path);
       run.analysis = std::move(document.analysis);
       addReadWarnings(run, side, document.warnings, document.errors);
     } catch (const std::exception& e) {
@@ -236,7 +236,7 @@ std::optional<RankRun> readRankRun(const std::string& path, const ranks::RankSet
     }
     return run;
   }
-  std::optional<ranks::RankSet> set = readRankSet({path}, options, prefix, err);
+  std::optional<ranks::RankSet> set = readRankSet({named.path}, options, prefix, err);
   if (!set) return std::nullopt;
   addReadWarnings(run, side, set->warnings, set->errors);
   run.analysis = ranks::analyzeRanks(std::move(set->tables));
@@ -245,14 +245,13 @@ std::optional<RankRun> readRankRun(const std::string& path, const ranks::RankSet
 
 }  // namespace
 
-bool isDirectory(const std::string& path) {
+RunKind runKind(const std::string& path) {
   std::error_code ignored;
-  return std::filesystem::is_directory(path, ignored);
+  if (std::filesystem::is_directory(path, ignored)) return RunKind::RankDirectory;
+  return ranks::looksLikeRanksDocument(path) ? RunKind::RanksDocument : RunKind::Trace;
 }
 
-bool isRankRun(const std::string& path) { return isDirectory(path) || ranks::looksLikeRanksDocument(path); }
-
-int diffRankSets(const Args& args, const std::string& format, const std::string& pathA, const std::string& pathB,
+int diffRankSets(const Args& args, const std::string& format, const RankRunPath& runA, const RankRunPath& runB,
                  std::ostream& out, std::ostream& err) {
   if (format != "text" && format != "json" && format != "csv") {
     err << "gapscope-cli diff: two rank sets are compared in text, json or csv, not '" << format << "'\n";
@@ -265,19 +264,19 @@ int diffRankSets(const Args& args, const std::string& format, const std::string&
   }
   const ranks::RankSetOptions options = rankSetOptions(args);
   // One run after the other: each reads its ranks on every core.
-  std::optional<RankRun> a = readRankRun(pathA, options, "A", err);
+  std::optional<RankRun> a = readRankRun(runA, options, "A", err);
   if (!a) return 1;
-  std::optional<RankRun> b = readRankRun(pathB, options, "B", err);
+  std::optional<RankRun> b = readRankRun(runB, options, "B", err);
   if (!b) return 1;
   std::vector<std::string> warnings = std::move(a->warnings);
   warnings.insert(warnings.end(), b->warnings.begin(), b->warnings.end());
   const RankSetComparison c = ranks::compareRankSets(a->analysis, b->analysis);
   const std::size_t rows = args.has("limit") ? limitOption(args) : kTextRows;
-  if (format == "json") printJson(out, c, pathA, pathB, warnings);
+  if (format == "json") printJson(out, c, runA.path, runB.path, warnings);
   else if (format == "csv" && table == "steps") printStepCsv(out, c);
   else if (format == "csv") printRankCsv(out, c);
   else {
-    printText(out, c, pathA, pathB, rows);
+    printText(out, c, runA.path, runB.path, rows);
     for (const auto& w : warnings) out << "Warning: " << w << '\n';
   }
   return 0;
