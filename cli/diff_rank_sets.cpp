@@ -8,6 +8,7 @@
 
 #include "gapscope/ranks/ranks_document.h"
 #include "gapscope/ranks/ranks_json.h"
+#include "gapscope/report/step_spread_json.h"
 #include "gapscope/ranks/set_compare.h"
 #include "output.h"
 #include "rank_set_output.h"
@@ -55,6 +56,7 @@ void printJson(std::ostream& out, const RankSetComparison& c, const std::string&
   ordered_json j;
   j["runs"] = ordered_json::array({runJson(pathA, c.runs[0]), runJson(pathB, c.runs[1])});
   j["speedup"] = c.speedup;
+  j["step_time_test"] = report::stepSpreadJson(c.stepSpread);
   j["verdict"] = c.verdict;
   j["ranks"] = ordered_json::array();
   for (const RankChange& r : c.ranks)

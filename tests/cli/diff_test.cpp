@@ -42,6 +42,11 @@ TEST(CliDiff, JsonHasTheDocumentedFields) {
       EXPECT_TRUE(o.contains(field)) << field;
   EXPECT_TRUE(j.at("verdict").is_string());
   EXPECT_EQ(j["rows"]["kernels"].get<std::size_t>(), j["kernels"].size());
+  const auto& test = j.at("step_time_test");
+  EXPECT_EQ(test.at("test"), "mann_whitney_u");
+  EXPECT_EQ(test.at("steps_a"), j["runs"][0]["steps"]);
+  EXPECT_EQ(test.at("steps_b"), j["runs"][1]["steps"]);
+  for (const char* field : {"p_from", "u", "p_value", "can_tell", "beyond_spread"}) EXPECT_TRUE(test.contains(field)) << field;
 }
 
 // A warm-up first step is named and left out of the run's per-step figures

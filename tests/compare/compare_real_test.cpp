@@ -220,6 +220,7 @@ TEST(RealUnmarkedPair, EagerVersusCompiledPerIterationWithoutTheWarmUp) {
   const auto b = loadData("h100-user/compiled-torch.json.gz");
   const Comparison c = compareTraces(*a, *b);
   std::vector<TimeNs> medians;
+  std::vector<std::vector<TimeNs>> stepTimes;
   for (std::size_t i = 0; i < 2; ++i) {
     const testing::UnmarkedLoop json = testing::unmarkedLoopFromJson(std::string(GAPSCOPE_TEST_DATA_DIR) +
                                                                      (i == 0 ? "/h100-user/eager-torch.json.gz"
@@ -236,6 +237,8 @@ TEST(RealUnmarkedPair, EagerVersusCompiledPerIterationWithoutTheWarmUp) {
       periods.push_back(json.nextStarts[k + 1] - json.nextStarts[k]);
       kernels += json.kernels[k];
     }
+    EXPECT_EQ(r.stepTimes, periods);
+    stepTimes.push_back(periods);
     std::sort(periods.begin(), periods.end());
     EXPECT_EQ(r.stepTimeMedian, periods[5]);
     EXPECT_DOUBLE_EQ(r.kernelsPerStep, static_cast<double>(kernels) / 11.0);
@@ -244,8 +247,16 @@ TEST(RealUnmarkedPair, EagerVersusCompiledPerIterationWithoutTheWarmUp) {
   EXPECT_DOUBLE_EQ(c.runs[0].kernelsPerStep, 313.0);  // torch.compile fused 68 kernels away
   EXPECT_DOUBLE_EQ(c.runs[1].kernelsPerStep, 245.0);
   EXPECT_LT(medians[1], medians[0]);
+  // Every compiled iteration was shorter than every eager one: U counts
+  // all 121 pairs, and the steps are told apart.
+  for (TimeNs eager : stepTimes[0])
+    for (TimeNs compiled : stepTimes[1]) EXPECT_GT(eager, compiled);
+  EXPECT_DOUBLE_EQ(c.stepSpread.u, 121.0);
+  EXPECT_EQ(c.stepSpread.method, SpreadMethod::Normal);
   EXPECT_EQ(c.verdict.rfind("B is ", 0), 0u) << c.verdict;
   EXPECT_NE(c.verdict.find("x faster per step"), std::string::npos) << c.verdict;
+  EXPECT_NE(c.verdict.find(" median), beyond the steps' spread (p < 0.001 over 11 and 11 steps); "), std::string::npos)
+      << c.verdict;
   ASSERT_EQ(c.warnings.size(), 2u);
   EXPECT_EQ(c.warnings[0].rfind("A's first step, ", 0), 0u) << c.warnings[0];
   EXPECT_EQ(c.warnings[1].rfind("B's first step, ", 0), 0u) << c.warnings[1];

@@ -47,12 +47,23 @@ RanksAnalysis analyse(const TempDir& dir, const std::string& name, const RankSet
   return analyzeRanks(std::move(set.tables));
 }
 
-// Counted from the generator: the lower median of the steps' times.
-TimeNs jobStepTime(const RankSetSpec& spec) {
+// Counted from the generator: the steps' times, and their lower median.
+std::vector<TimeNs> jobStepTimes(const RankSetSpec& spec) {
   std::vector<TimeNs> times;
   for (int s = 1; s <= spec.steps; ++s) times.push_back(bench::stepTime(spec, s));
+  return times;
+}
+
+TimeNs lowerMedianOf(std::vector<TimeNs> times) {
   std::sort(times.begin(), times.end());
   return times[(times.size() - 1) / 2];
+}
+
+TimeNs jobStepTime(const RankSetSpec& spec) { return lowerMedianOf(jobStepTimes(spec)); }
+
+// The verdict's first words for two generated runs, from the generator's step times.
+std::string speedPhraseOf(const RankSetSpec& a, const RankSetSpec& b) {
+  return compare::speedPhrase(jobStepTime(a), jobStepTime(b), compare::stepSpreadTest(jobStepTimes(a), jobStepTimes(b)));
 }
 
 // Summed over every rank and step: each rank's all-reduce time and its
@@ -98,7 +109,7 @@ TEST(SetCompare, TheStragglerIsGone) {
   EXPECT_EQ(c.runs[1].stragglingSteps, 0u);
   EXPECT_TRUE(c.runs[1].stragglers.empty());
   // One slow step of ten leaves the median step where it was.
-  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(jobStepTime(before), jobStepTime(after)), 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind(speedPhraseOf(before, after), 0), 0u) << c.verdict;
   EXPECT_EQ(c.verdict.rfind("B takes as long per step as A", 0), 0u) << c.verdict;
   EXPECT_NE(c.verdict.find("the straggler is gone: rank 2 was straggling in 1 of 10 steps in A, no rank straggles in B"),
             std::string::npos)
@@ -146,7 +157,7 @@ TEST(SetCompare, AFasterJob) {
   expectJobFigures(c.runs[1], after);
   EXPECT_GT(c.speedup, 1.1);
   EXPECT_DOUBLE_EQ(c.speedup, static_cast<double>(jobStepTime(before)) / static_cast<double>(jobStepTime(after)));
-  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(jobStepTime(before), jobStepTime(after)), 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind(speedPhraseOf(before, after), 0), 0u) << c.verdict;
   EXPECT_EQ(c.verdict.rfind("B is ", 0), 0u) << c.verdict;
   EXPECT_NE(c.verdict.find("x faster per step"), std::string::npos) << c.verdict;
 }
@@ -185,7 +196,7 @@ TEST(SetCompare, EachRunsOwnNotesFollowWithItsName) {
 // loader's next() periods: per step after the warm-up (the first), the
 // lower median of two ranks' step times is the shorter; then the lower
 // median over the steps.
-TimeNs jobStepTimeFromJson(const std::filesystem::path& dir) {
+std::vector<TimeNs> jobStepTimesFromJson(const std::filesystem::path& dir) {
   std::vector<std::vector<TimeNs>> stepsOfRank;
   for (int rank = 0; rank < 2; ++rank) {
     const auto loop = testing::unmarkedLoopFromJson((dir / ("rank-" + std::to_string(rank) + ".json.gz")).string());
@@ -195,9 +206,10 @@ TimeNs jobStepTimeFromJson(const std::filesystem::path& dir) {
   }
   std::vector<TimeNs> job;
   for (std::size_t k = 1; k < stepsOfRank[0].size(); ++k) job.push_back(std::min(stepsOfRank[0][k], stepsOfRank[1][k]));
-  std::sort(job.begin(), job.end());
-  return job[(job.size() - 1) / 2];
+  return job;
 }
+
+TimeNs jobStepTimeFromJson(const std::filesystem::path& dir) { return lowerMedianOf(jobStepTimesFromJson(dir)); }
 
 // Counted from the JSON of the same sets: the durations of the NCCL kernels
 // launched in the steps after the warm-up (from the second next() to the
@@ -337,8 +349,12 @@ TEST(SetCompare, RealStragglerFixed) {
   const RanksAnalysis a = analyseDir(before);
   const RanksAnalysis b = analyseDir(after);
   const RankSetComparison c = compareRankSets(a, b);
-  const TimeNs countedA = jobStepTimeFromJson(before);
-  const TimeNs countedB = jobStepTimeFromJson(after);
+  const std::vector<TimeNs> stepsA = jobStepTimesFromJson(before);
+  const std::vector<TimeNs> stepsB = jobStepTimesFromJson(after);
+  EXPECT_EQ(c.runs[0].stepTimes, stepsA);
+  EXPECT_EQ(c.runs[1].stepTimes, stepsB);
+  const TimeNs countedA = lowerMedianOf(stepsA);
+  const TimeNs countedB = lowerMedianOf(stepsB);
   EXPECT_EQ(c.runs[0].stepTimeNs, countedA);
   EXPECT_EQ(c.runs[1].stepTimeNs, countedB);
   EXPECT_EQ(c.runs[0].collectivePerStepNs, collectivePerRankStepFromJson(before));
@@ -354,7 +370,20 @@ TEST(SetCompare, RealStragglerFixed) {
     EXPECT_LE(countedIdle - idlePerStep, static_cast<TimeNs>(analysis::kGapCauseCount)) << run;  // each cause rounds down
     EXPECT_GE(countedIdle - idlePerStep, 0) << run;
   }
-  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(countedA, countedB) + "; ", 0), 0u) << c.verdict;
+  // B's steps are told apart from A's: U counted over the pairs of steps,
+  // where A's was the longer in 168 of the 225 (ties half).
+  double pairsALonger = 0;
+  for (TimeNs x : stepsA)
+    for (TimeNs y : stepsB) pairsALonger += x > y ? 1.0 : (x == y ? 0.5 : 0.0);
+  EXPECT_DOUBLE_EQ(c.stepSpread.u, pairsALonger);
+  EXPECT_DOUBLE_EQ(pairsALonger, 168.0);
+  EXPECT_TRUE(c.stepSpread.beyondSpread());
+  EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(countedA, countedB, c.stepSpread) + "; ", 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind("B is 7.7% faster per step (27.829 ms -> 25.683 ms median), beyond the steps' spread (p = "
+                            "0.023 over 15 and 15 steps); ",
+                            0),
+            0u)
+      << c.verdict;
   std::map<std::int64_t, std::int64_t> stragglingBefore;
   for (const StepChange& s : c.steps) {
     ASSERT_TRUE(s.a && s.b);
@@ -387,6 +416,13 @@ TEST(SetCompareCli, TwoDirectoriesAreTwoRunsOfAJob) {
   EXPECT_EQ(j.at("verdict"), expected.verdict);
   EXPECT_EQ(j.at("runs")[0].at("path"), a.string());
   EXPECT_EQ(j.at("runs")[0].at("step_time_ns"), jobStepTime(before));
+  double pairsALonger = 0;
+  for (TimeNs x : jobStepTimes(before))
+    for (TimeNs y : jobStepTimes(plain())) pairsALonger += x > y ? 1.0 : (x == y ? 0.5 : 0.0);
+  EXPECT_EQ(j.at("step_time_test").at("u"), pairsALonger);
+  EXPECT_EQ(j.at("step_time_test").at("steps_a"), 10);
+  EXPECT_EQ(j.at("step_time_test").at("p_value"), expected.stepSpread.pValue);
+  EXPECT_EQ(j.at("step_time_test").at("beyond_spread"), expected.stepSpread.beyondSpread());
   EXPECT_EQ(j.at("runs")[0].at("wait_per_step_ns"), expected.runs[0].waitPerStepNs);
   EXPECT_EQ(j.at("runs")[0].at("stragglers"), nlohmann::json({2}));
   EXPECT_EQ(j.at("runs")[1].at("stragglers"), nlohmann::json::array());

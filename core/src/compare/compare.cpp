@@ -68,6 +68,7 @@ Comparison compareTraces(const TraceAnalysis& a, const TraceAnalysis& b, const C
   const TimeNs ta = c.runs[0].stepTimeMedian;
   const TimeNs tb = c.runs[1].stepTimeMedian;
   c.speedup = ta > 0 && tb > 0 ? static_cast<double>(ta) / static_cast<double>(tb) : 0.0;
+  c.stepSpread = stepSpreadTest(c.runs[0].stepTimes, c.runs[1].stepTimes);
   c.verdict = detail::makeVerdict(c);
   c.warnings = detail::makeWarnings(c);
   return c;

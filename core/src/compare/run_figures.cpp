@@ -57,6 +57,7 @@ void fromSteps(const std::vector<analysis::StepStats>& steps, RunFigures& f) {
     f.stepTimeTotal = addSaturating(f.stepTimeTotal, s.cpuNs());
   }
   f.steps = steps.size();
+  f.stepTimes = times;
   const analysis::Distribution d = analysis::distributionOf(times);
   f.stepTimeMedian = d.median;
   f.stepTimeP90 = d.p90;
@@ -72,6 +73,7 @@ void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
   const analysis::GpuTotals totals = analysis::totalsOf(gaps.devices);
   f.steps = 1;
   f.stepTimeMedian = f.stepTimeP90 = f.stepTimeTotal = run.summary().span();
+  f.stepTimes = {f.stepTimeMedian};
   f.gpuBusyPct = 100.0 * totals.busyShare();  // the verdict's, as the trace has no steps
   setPerStep(f, totals, run.summary().kernels, gaps.launchStats.kernelLaunchCalls);
 }

@@ -71,7 +71,7 @@ std::string joined(const std::vector<std::string>& names) {
 std::string makeVerdict(const Comparison& c) {
   const RunFigures& a = c.runs[0];
   const RunFigures& b = c.runs[1];
-  std::string v = speedPhrase(a.stepTimeMedian, b.stepTimeMedian);
+  std::string v = speedPhrase(a.stepTimeMedian, b.stepTimeMedian, c.stepSpread);
   if (a.hasGpuActivity || b.hasGpuActivity) {
     v += "; " + idleSentence(a, b);
     v += "; " + countSentence("kernels", a.kernelsPerStep, b.kernelsPerStep);
@@ -119,7 +119,7 @@ using detail::duration;
 using detail::percent;
 using detail::kSameTime;
 
-std::string speedPhrase(TimeNs ta, TimeNs tb) {
+std::string speedPhrase(TimeNs ta, TimeNs tb, const StepSpreadTest& spread) {
   if (ta <= 0 || tb <= 0) return "step times are unknown";
   const std::string times = " (" + duration(ta) + " -> " + duration(tb) + " median)";
   const double ratio = static_cast<double>(ta) / static_cast<double>(tb);
@@ -129,7 +129,7 @@ std::string speedPhrase(TimeNs ta, TimeNs tb) {
   // Small changes read better as a share: "6.3% slower", not "1.1x slower".
   const std::string amount = factor >= 1.1 ? format::formatFixed(factor, 1) + "x"
                                            : percent(100.0 * std::abs(1.0 - static_cast<double>(tb) / static_cast<double>(ta)));
-  return "B is " + amount + (faster ? " faster" : " slower") + " per step" + times;
+  return "B is " + amount + (faster ? " faster" : " slower") + " per step" + times + ", " + spreadClause(spread);
 }
 
 }  // namespace gapscope::compare

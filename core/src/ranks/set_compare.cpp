@@ -120,14 +120,13 @@ TimeNs perCountedStep(TimeNs total, const RankRow& row) {
 SetFigures setFigures(const RanksAnalysis& run) {
   SetFigures f;
   f.ranks = run.ranks.size();
-  std::vector<TimeNs> stepTimes;
   for (const auto& s : run.steps) {
     if (s.warmUp) continue;
     ++f.steps;
     f.stragglingSteps += s.straggling;
-    stepTimes.push_back(s.stepTimeMedianNs);
+    f.stepTimes.push_back(s.stepTimeMedianNs);
   }
-  f.stepTimeNs = detail::lowerMedian(stepTimes);
+  f.stepTimeNs = detail::lowerMedian(f.stepTimes);
   TimeNs busy = 0;
   TimeNs active = 0;
   TimeNs collective = 0;
@@ -162,8 +161,8 @@ RankSetComparison compareRankSets(const RanksAnalysis& a, const RanksAnalysis& b
   c.steps = paired<StepChange>(a.steps, b.steps, &StepRow::step, &StepChange::step);
   if (fa.stepTimeNs > 0 && fb.stepTimeNs > 0)
     c.speedup = static_cast<double>(fa.stepTimeNs) / static_cast<double>(fb.stepTimeNs);
-
-  c.verdict = compare::speedPhrase(fa.stepTimeNs, fb.stepTimeNs) + "; " + stragglerSentence(a, b, fa, fb);
+  c.stepSpread = compare::stepSpreadTest(fa.stepTimes, fb.stepTimes);
+  c.verdict = compare::speedPhrase(fa.stepTimeNs, fb.stepTimeNs, c.stepSpread) + "; " + stragglerSentence(a, b, fa, fb);
   if (fa.collectivePerStepNs > 0 || fb.collectivePerStepNs > 0) c.verdict += "; " + waitSentence(fa, fb);
   c.verdict += "; " + busySentence(fa, fb) + ".";
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gapscope/report/comparison_report.h"
+#include "gapscope/report/step_spread_json.h"
 
 namespace gapscope::report {
 namespace {
@@ -89,11 +90,23 @@ json opJson(const compare::OpDelta& o) {
 
 }  // namespace
 
+json stepSpreadJson(const compare::StepSpreadTest& t) {
+  return {{"test", "mann_whitney_u"},
+          {"p_from", compare::spreadMethodName(t.method)},
+          {"steps_a", t.stepsA},
+          {"steps_b", t.stepsB},
+          {"u", t.u},
+          {"p_value", t.pValue},
+          {"can_tell", t.canTell},
+          {"beyond_spread", t.beyondSpread()}};
+}
+
 std::string renderComparisonJson(const Comparison& c, std::size_t rowLimit) {
   json j;
   j["format_version"] = kComparisonFormatVersion;
   j["runs"] = json::array({runJson(c.runs[0]), runJson(c.runs[1])});
   j["speedup"] = round3(c.speedup);
+  j["step_time_test"] = stepSpreadJson(c.stepSpread);
   j["verdict"] = c.verdict;
   j["warnings"] = c.warnings;
   j["ops_by_shapes"] = c.opsByShapes;

@@ -22,6 +22,7 @@
 #include "gapscope/analysis/ops_table.h"
 #include "gapscope/analysis/steps.h"
 #include "gapscope/analysis/trace_analysis.h"
+#include "gapscope/compare/step_spread.h"
 #include "gapscope/model/types.h"
 
 namespace gapscope::compare {
@@ -49,6 +50,7 @@ struct RunFigures {
   TimeNs stepTimeMedian = 0;
   TimeNs stepTimeP90 = 0;
   TimeNs stepTimeTotal = 0;  // sum over the steps
+  std::vector<TimeNs> stepTimes;  // each step's, in step order (the whole trace: its span)
   // A warm-up first step (StepStats::warmUp: start-up, compilation), left
   // out of `steps` and every figure per step: its length; 0 when none was.
   TimeNs warmUpStepTime = 0;
@@ -137,6 +139,8 @@ struct Comparison {
   bool opsByShapes = false;         // rows were keyed by input shapes
   // A's median step time / B's: above 1, B is faster. 0 when either is 0.
   double speedup = 0;
+  // A's step times against B's: whether the change is beyond their spread.
+  StepSpreadTest stepSpread;
   // "B is 2.9x faster per step (...); launch-overhead idle fell from 61% to
   // 4% of the GPU's active time; 14 kernels per step became 3; ..."
   std::string verdict;
@@ -154,9 +158,11 @@ Comparison compareTraces(const analysis::TraceAnalysis& a, const analysis::Trace
                          const CompareOptions& options = {});
 
 // Two median step times in the verdict's words: "B is 1.8x faster per step
-// (23.750 ms -> 12.857 ms median)", "B is 6.3% slower ...", "B takes as long
-// per step as A (...)" within 2 %; "step times are unknown" when either is 0.
-std::string speedPhrase(TimeNs a, TimeNs b);
+// (23.750 ms -> 12.857 ms median), beyond the steps' spread (p < 0.001 over
+// 11 and 11 steps)", "B is 6.3% slower ..., within the steps' spread (...)",
+// "B takes as long per step as A (...)" within 2 %; "step times are
+// unknown" when either is 0. The clause after a change is spreadClause's.
+std::string speedPhrase(TimeNs a, TimeNs b, const StepSpreadTest& spread);
 
 // The figures of one run, as compareTraces() reports them.
 RunFigures runFigures(const analysis::TraceAnalysis& run);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/compare/step_spread.h"
 #include "gapscope/ranks/stragglers.h"
 
 namespace gapscope::ranks {
@@ -26,6 +27,7 @@ struct SetFigures {
   // median rank's step time (StepRow::stepTimeMedianNs). The ranks of a
   // synchronous job end a step together, so this is the pace of the job.
   TimeNs stepTimeNs = 0;
+  std::vector<TimeNs> stepTimes;  // the median rank's step time in each compared step
   double gpuBusyPct = 0;  // 100 x the ranks' busy / their active time (0 without GPU work)
   // Per rank and step: the ranks' totals over the rank-steps (0 without any).
   TimeNs collectivePerStepNs = 0;
@@ -56,6 +58,9 @@ struct RankSetComparison {
   std::vector<StepChange> steps;   // by step number, every step of either run
   // A's step time / B's: above 1, B is faster; 0 when either is 0.
   double speedup = 0;
+  // The two runs' compared steps' times (SetFigures::stepTimes) against each
+  // other: whether the change is beyond their spread.
+  compare::StepSpreadTest stepSpread;
   // "B is 1.3x faster per step (31.250 ms -> 24.000 ms median); the
   // straggler is gone: rank 1 straggled in 2 of 15 steps of A, no rank
   // straggles in B; the ranks waited 6.874 ms -> 0.412 ms a step in

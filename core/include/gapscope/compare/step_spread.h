@@ -1,0 +1,50 @@
+// Whether two runs' step times differ by more than their steps' own spread:
+// a two-sided Mann-Whitney U test of run A's step times against run B's
+// (docs/compare.md, "Beyond the steps' spread"). One recording of each side
+// cannot tell a change from run-to-run noise; the steps inside each can at
+// least say whether the two sets of steps are told apart at all. Used by
+// both comparisons (two traces, two runs of a distributed job).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gapscope/model/types.h"
+
+namespace gapscope::compare {
+
+// Below this p-value the steps count as told apart.
+inline constexpr double kSpreadSignificance = 0.05;
+
+enum class SpreadMethod { Exact, Normal };
+
+struct StepSpreadTest {
+  std::size_t stepsA = 0;
+  std::size_t stepsB = 0;
+  // A's U: the pairs (a step of A, a step of B) in which A's step is the
+  // longer, a tie counting half. 0 .. stepsA x stepsB.
+  double u = 0;
+  double pValue = 1;  // two-sided
+  // Exact: U's own distribution (fewer than 8 steps on each side and no
+  // ties); Normal: the normal approximation with the ties' correction and a
+  // continuity correction (as scipy.stats.mannwhitneyu chooses).
+  SpreadMethod method = SpreadMethod::Normal;
+  // Whether the runs have the steps for any outcome to reach
+  // kSpreadSignificance (with 3 steps a side the smallest p is 0.1).
+  bool canTell = false;
+
+  bool beyondSpread() const { return canTell && pValue < kSpreadSignificance; }
+};
+
+StepSpreadTest stepSpreadTest(const std::vector<TimeNs>& a, const std::vector<TimeNs>& b);
+
+// The test in the verdict's words, a clause after the step times: "beyond
+// the steps' spread (p = 0.003 over 15 and 15 steps)", "within the steps'
+// spread (p = 0.21 over 15 and 15 steps): record each run again to tell",
+// "too few steps (3 and 2) to tell from their spread".
+std::string spreadClause(const StepSpreadTest& t);
+
+const char* spreadMethodName(SpreadMethod m);  // "exact", "normal"
+
+}  // namespace gapscope::compare
