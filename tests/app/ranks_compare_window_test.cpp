@@ -4,6 +4,7 @@
 // the generator's, the chart draws each run's steps, and double-clicks ask
 // for the compare window on the right files.
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -11,9 +12,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 
 #include "app_test_support.h"
 #include "gapscope/ranks/rank_set.h"
+#include "gapscope/ranks/ranks_json.h"
 #include "models/rank_compare_model.h"
 #include "models/table_format.h"
 #include "panels/table_panel.h"
@@ -140,4 +145,76 @@ TEST(RanksCompareWindow, AnUnreadableRunBSaysSo) {
   ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
   EXPECT_EQ(compare->comparison(), nullptr);
   EXPECT_TRUE(compare->lastError().startsWith(QStringLiteral("Could not read run B: "))) << compare->lastError().toStdString();
+}
+
+namespace {
+
+// Run B's document as `gapscope-cli ranks --format json` writes it, with
+// each rank's file renamed by `renameFile`.
+QString writeDocument(const QString& runDir, const QString& path,
+                      const std::function<std::string(const std::string&)>& renameFile) {
+  ranks::RankSet set = ranks::loadRankSet(ranks::rankFiles({runDir.toStdString()}));
+  ranks::RanksAnalysis analysis = ranks::analyzeRanks(set.tables);
+  for (ranks::RankRow& row : analysis.ranks) row.file = renameFile(row.file);
+  std::ofstream(path.toStdString()) << ranks::ranksDocumentJson(analysis, set.warnings, set.errors).dump(2) << "\n";
+  return path;
+}
+
+}  // namespace
+
+// Run B as the ranks document the CLI or the Dask path wrote of it: the
+// same comparison as of its folder; its ranks' traces open where they are,
+// and a trace that is not on this machine (the document came from a
+// cluster) is named in the status bar instead.
+TEST_F(RanksCompareWindowTest, RunBMayBeARanksDocument) {
+  const auto same = [](const std::string& f) { return f; };
+  const QString document = writeDocument(b_, dir_.path() + QStringLiteral("/after.json"), same);
+  RanksCompareWindow* fromDocument = ranks_->compareWithRun({document});
+  ASSERT_NE(fromDocument, nullptr);
+  QSignalSpy compared(fromDocument, &RanksCompareWindow::loadFinished);
+  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
+  ASSERT_NE(fromDocument->comparison(), nullptr) << fromDocument->lastError().toStdString();
+  EXPECT_EQ(fromDocument->comparison()->verdict, compare_->comparison()->verdict);
+  QTableWidget* job = fromDocument->jobTable();
+  for (int r = 0; r < job->rowCount(); ++r)
+    EXPECT_EQ(job->item(r, 2)->text(), compare_->jobTable()->item(r, 2)->text()) << r;
+  EXPECT_EQ(fromDocument->chart()->points(1), 8);
+  QSignalSpy asked(ranks_.get(), &RanksWindow::compareRanks);
+  ASSERT_TRUE(fromDocument->compareRankRow(2));
+  ASSERT_EQ(asked.count(), 1);
+  EXPECT_EQ(asked.at(0).at(1).toString(), b_ + QStringLiteral("/rank-2.json"));
+
+  const auto elsewhere = [](const std::string& f) { return "/worker-7/scratch/" + std::filesystem::path(f).filename().string(); };
+  const QString remote = writeDocument(b_, dir_.path() + QStringLiteral("/remote.json"), elsewhere);
+  RanksCompareWindow* fromCluster = ranks_->compareWithRun({remote});
+  ASSERT_NE(fromCluster, nullptr);
+  QSignalSpy comparedToo(fromCluster, &RanksCompareWindow::loadFinished);
+  ASSERT_TRUE(waitUntil([&] { return comparedToo.count() > 0; }));
+  ASSERT_NE(fromCluster->comparison(), nullptr);
+  EXPECT_FALSE(fromCluster->compareRankRow(2));
+  EXPECT_EQ(asked.count(), 1);
+  EXPECT_EQ(fromCluster->statusBar()->currentMessage(),
+            QStringLiteral("The trace of rank 2 in run B is not on this machine: /worker-7/scratch/rank-2.json"));
+}
+
+TEST(RanksCompareWindow, ABrokenRanksDocumentSaysWhere) {
+  ensureApp();
+  QTemporaryDir dir;
+  const QString a = dir.path() + QStringLiteral("/a");
+  bench::writeRankSet(a.toStdString(), spec(false));
+  RanksWindow window;
+  QSignalSpy finished(&window, &RanksWindow::loadFinished);
+  ASSERT_TRUE(window.open({a}));
+  ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
+  const QString broken = dir.path() + QStringLiteral("/b.json");
+  const std::string text = "{ \"ranks\": [ { \"rank\": 0, } ] }\n";
+  std::ofstream(broken.toStdString()) << text;
+  const std::size_t at = text.find(", }") + 2;  // the '}' where a key should be
+  RanksCompareWindow* compare = window.compareWithRun({broken});
+  ASSERT_NE(compare, nullptr);
+  QSignalSpy compared(compare, &RanksCompareWindow::loadFinished);
+  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
+  EXPECT_EQ(compare->comparison(), nullptr);
+  EXPECT_TRUE(compare->lastError().contains(broken + QStringLiteral(":1:%1 (byte %2): not valid JSON").arg(at + 1).arg(at)))
+      << compare->lastError().toStdString();
 }

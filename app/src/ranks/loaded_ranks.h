@@ -20,6 +20,9 @@ struct LoadedRanks {
   std::vector<ranks::RankTables> tables;
   std::vector<ranks::RankLoadError> errors;  // files that could not be read
   std::vector<std::string> warnings;         // files read in part
+  // Read from a saved ranks document: the analysis as written, tables
+  // holding only each rank's number and file (no per-step cells).
+  bool fromDocument = false;
 };
 
 // Runs the straggler analysis over the ranks of `set`.

@@ -1,15 +1,55 @@
 #include "ranks/rank_set_loader.h"
 
+#include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "gapscope/ranks/ranks_document.h"
 
 namespace gapscope::app {
 
+namespace {
+
+// A saved `ranks --format json` document (the CLI's or the Dask path's):
+// the analysis as it was written, each rank's row naming its trace where
+// the run was recorded; no tables, so no heat map cells.
+RanksOutcome readDocument(const QString& path, std::atomic<std::size_t>& done, std::atomic<std::size_t>& total) {
+  RanksOutcome out;
+  total.store(1);
+  try {
+    ranks::RanksDocument doc = ranks::readRanksDocument(path.toStdString());
+    LoadedRanks loaded;
+    for (const ranks::RankRow& row : doc.analysis.ranks) {
+      loaded.tables.emplace_back();
+      loaded.tables.back().rank = row.rank;
+      loaded.tables.back().file = row.file;
+    }
+    loaded.analysis = std::move(doc.analysis);
+    loaded.errors = std::move(doc.errors);
+    loaded.warnings = std::move(doc.warnings);
+    loaded.fromDocument = true;
+    out.ranks = std::make_shared<const LoadedRanks>(std::move(loaded));
+  } catch (const std::exception& e) {
+    out.error = QString::fromStdString(e.what());
+  }
+  done.store(1);
+  return out;
+}
+
+bool isRanksDocument(const QStringList& arguments) {
+  return arguments.size() == 1 && QFileInfo(arguments.first()).isFile() &&
+         ranks::looksLikeRanksDocument(arguments.first().toStdString());
+}
+
+}  // namespace
+
 RanksOutcome loadRanks(const QStringList& arguments, const std::atomic<bool>& cancel,
                        std::atomic<std::size_t>& done, std::atomic<std::size_t>& total) {
+  if (isRanksDocument(arguments)) return readDocument(arguments.first(), done, total);
   RanksOutcome out;
   std::vector<std::string> files;
   try {

@@ -26,7 +26,8 @@ struct RanksOutcome {
 };
 
 // What the worker runs: names the files of `arguments`, reads them and
-// analyses the set.
+// analyses the set; or reads the one ranks document `arguments` names (the
+// JSON `gapscope-cli ranks` and the Dask path write).
 RanksOutcome loadRanks(const QStringList& arguments, const std::atomic<bool>& cancel,
                        std::atomic<std::size_t>& done, std::atomic<std::size_t>& total);
 

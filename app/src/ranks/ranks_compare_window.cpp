@@ -1,5 +1,6 @@
 #include "ranks/ranks_compare_window.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -247,6 +248,15 @@ bool RanksCompareWindow::compareFiles(std::int64_t rank, qint64 step) {
   auto it = std::find_if(pairs.begin(), pairs.end(), [rank](const ranks::RankChange& r) { return r.rank == rank; });
   if (it == pairs.end() || !it->a || !it->b) {
     statusBar()->showMessage(tr("Rank %1 is in one run only").arg(rank), 5000);
+    return false;
+  }
+  // A run read from a ranks document names its traces where it was
+  // recorded (a cluster's workers), which need not be here.
+  for (const auto& [side, row] : {std::pair{tr("A"), &*it->a}, std::pair{tr("B"), &*it->b}}) {
+    const QString file = QString::fromStdString(row->file);
+    if (QFileInfo::exists(file)) continue;
+    statusBar()->showMessage(tr("The trace of rank %1 in run %2 is not on this machine: %3").arg(rank).arg(side, file),
+                             8000);
     return false;
   }
   emit compareRanks(QString::fromStdString(it->a->file), QString::fromStdString(it->b->file), step);

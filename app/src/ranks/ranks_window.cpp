@@ -142,12 +142,17 @@ QWidget* RanksWindow::buildMetricBar() {
   row->addSpacing(12);
   legend_ = new HeatLegend(bar);
   row->addWidget(legend_, 1);
-  compareRunButton_ = new QPushButton(tr("Compare with Another Run…"), bar);
+  compareRunButton_ = new QPushButton(tr("Compare with Another Run"), bar);
   compareRunButton_->setObjectName(QStringLiteral("compareRun"));
-  compareRunButton_->setToolTip(tr("Pick the folder of another run of this job (before or after a change): its "
-                                   "step time, stragglers, ranks and steps beside this run's"));
+  compareRunButton_->setToolTip(tr("Another run of this job (before or after a change): its step time, stragglers, "
+                                   "ranks and steps beside this run's"));
   compareRunButton_->setEnabled(false);
-  connect(compareRunButton_, &QPushButton::clicked, this, &RanksWindow::chooseRunToCompare);
+  auto* runMenu = new QMenu(compareRunButton_);
+  runMenu->addAction(tr("Folder of Rank Traces…"), this, &RanksWindow::chooseRunFolderToCompare);
+  runMenu->addAction(tr("Ranks Document (JSON)…"), this, &RanksWindow::chooseRunDocumentToCompare)
+      ->setToolTip(tr("What `gapscope-cli ranks --format json` or the Dask path wrote of a run"));
+  runMenu->setToolTipsVisible(true);
+  compareRunButton_->setMenu(runMenu);
   row->addWidget(compareRunButton_);
   return bar;
 }
@@ -338,10 +343,19 @@ bool RanksWindow::compareWithMedian(int row, int column) {
   return true;
 }
 
-void RanksWindow::chooseRunToCompare() {
-  const QString start = arguments_.size() == 1 ? QFileInfo(arguments_.first()).absolutePath() : QDir::homePath();
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with Another Run"), start);
+QString RanksWindow::dialogStart() const {
+  return arguments_.size() == 1 ? QFileInfo(arguments_.first()).absolutePath() : QDir::homePath();
+}
+
+void RanksWindow::chooseRunFolderToCompare() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with Another Run"), dialogStart());
   if (!dir.isEmpty()) compareWithRun({dir});
+}
+
+void RanksWindow::chooseRunDocumentToCompare() {
+  const QString file = QFileDialog::getOpenFileName(this, tr("Compare with Another Run"), dialogStart(),
+                                                    tr("Ranks documents (*.json *.json.gz);;All files (*)"));
+  if (!file.isEmpty()) compareWithRun({file});
 }
 
 RanksCompareWindow* RanksWindow::compareWithRun(const QStringList& argumentsB) {

@@ -93,7 +93,9 @@ class RanksWindow : public QMainWindow {
   void showTableMenu(const QPoint& pos);
   void showCellMenu(const QPoint& pos);
   int medianRow(int row, int column) const;
-  void chooseRunToCompare();
+  QString dialogStart() const;  // where the pickers of another run open
+  void chooseRunFolderToCompare();
+  void chooseRunDocumentToCompare();
 
   RankSetLoader* loader_;
   std::shared_ptr<const LoadedRanks> ranks_;
