@@ -18,6 +18,7 @@
 #include "app_setup.h"
 #include "settle.h"
 #include "compare/compare_panel.h"
+#include "panels/table_panel.h"
 #include "compare/compare_window.h"
 #include "main_window.h"
 #include "models/report_table_model.h"
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
   }
   ComparePanel* panel = w.panel();
   const bool groups = panel->model("kernel_groups")->rowCount() > 0;
-  panel->tabs()->setCurrentIndex(groups ? 1 : 2);
+  QWidget* rowsTab = panel->panel(groups ? "kernel_groups" : "kernels");
+  panel->tabs()->setCurrentWidget(rowsTab);
   for (const QString& theme : {QStringLiteral("Light"), QStringLiteral("Dark")}) {
     pickTheme(themes, theme);
     for (const QSize size : {QSize(1920, 1080), QSize(1280, 800), QSize(1024, 700)}) {
@@ -76,14 +78,19 @@ int main(int argc, char** argv) {
       if (!w.grab().save(path)) std::fprintf(stderr, "could not write %s\n", qPrintable(path));
       std::printf("%s\n", qPrintable(path));
     }
-    // The per-step tab, at the middle size.
-    w.resize(1280, 800);
-    panel->tabs()->setCurrentIndex(0);
-    settle();
-    const QString path = QStringLiteral("%1/compare-per-step-%2%3.png").arg(out, theme.toLower(), suffix);
-    if (!w.grab().save(path)) std::fprintf(stderr, "could not write %s\n", qPrintable(path));
-    std::printf("%s\n", qPrintable(path));
-    panel->tabs()->setCurrentIndex(groups ? 1 : 2);
+    // The per-step and step-times tabs, at the middle size and the smallest.
+    for (const QSize size : {QSize(1280, 800), QSize(1024, 700)}) {
+      w.resize(size);
+      for (const auto& [tab, name] : {std::pair{0, QStringLiteral("per-step")}, std::pair{1, QStringLiteral("step-times")}}) {
+        panel->tabs()->setCurrentIndex(tab);
+        settle();
+        const QString path = QStringLiteral("%1/compare-%2-%3x%4-%5%6.png")
+                                 .arg(out, name).arg(size.width()).arg(size.height()).arg(theme.toLower(), suffix);
+        if (!w.grab().save(path)) std::fprintf(stderr, "could not write %s\n", qPrintable(path));
+        std::printf("%s\n", qPrintable(path));
+      }
+    }
+    panel->tabs()->setCurrentWidget(rowsTab);
   }
   return 0;
 }

@@ -27,10 +27,14 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "main_window.h"
 #include "models/report_table_model.h"
+#include "panels/step_times_chart.h"
 #include "panels/table_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/timeline_widget.h"
 #include "trace_session.h"
+#include "../support/unmarked_loop.h"
+
+#include <qcustomplot.h>
 
 using namespace gapscope;
 using namespace gapscope::app;
@@ -90,6 +94,32 @@ TEST_F(ComparePair, ShowsBothRunsTheVerdictAndTheTables) {
   // The first kernel row is the largest change, as in the CLI.
   EXPECT_EQ(panel->model("kernels")->text(0, "name"), c.kernels.front().name);
   EXPECT_TRUE(w().findChild<QAction*>(QStringLiteral("exportComparisonAction"))->isEnabled());
+}
+
+// The training script eager and compiled (tests/data/h100-user): the Step
+// times tab draws each run's 11 iterations after the warm-up at their step
+// numbers, each as long as the data loader's next() to the next counted in
+// the JSON, under the verdict's test in words.
+TEST_F(ComparePair, TheStepTimesTabShowsEachRunsStepsAndTheirSpread) {
+  const char* runs[2] = {"h100-user/eager-torch.json.gz", "h100-user/compiled-torch.json.gz"};
+  ASSERT_TRUE(open(testData(runs[0]), testData(runs[1])));
+  ComparePanel* panel = w().panel();
+  StepTimesChart* chart = panel->stepTimesChart();
+  for (int run = 0; run < 2; ++run) {
+    const auto loop = gapscope::testing::unmarkedLoopFromJson(testData(runs[run]).toStdString());
+    ASSERT_EQ(chart->points(run), 11) << run;
+    const auto* data = chart->plot()->graph(2 * run)->data().data();
+    for (int k = 0; k < 11; ++k) {
+      const std::size_t step = static_cast<std::size_t>(k) + 1;  // the warm-up is step 0 of nextStarts
+      EXPECT_DOUBLE_EQ(data->at(k)->key, static_cast<double>(k + 2)) << run;
+      EXPECT_DOUBLE_EQ(data->at(k)->value,
+                       static_cast<double>(loop.nextStarts[step + 1] - loop.nextStarts[step]) / 1e6)
+          << run << " step " << k + 2;
+    }
+  }
+  EXPECT_TRUE(panel->spreadLabel()->text().endsWith(QStringLiteral("Beyond the steps' spread (p &lt; 0.001 over 11 and 11 steps)")))
+      << panel->spreadLabel()->text().toStdString();
+  EXPECT_TRUE(w().verdictText().contains(QStringLiteral("beyond the steps' spread (p < 0.001 over 11 and 11 steps)")));
 }
 
 TEST_F(ComparePair, AKernelRowHighlightsItsSlicesInBothRuns) {

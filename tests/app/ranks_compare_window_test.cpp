@@ -25,7 +25,7 @@
 #include "rank_set_generator.h"
 #include "ranks/ranks_compare_window.h"
 #include "ranks/ranks_window.h"
-#include "ranks/step_times_chart.h"
+#include "panels/step_times_chart.h"
 
 using namespace gapscope;
 using namespace gapscope::app;
@@ -57,6 +57,14 @@ ranks::RanksAnalysis analyse(const QString& dir) {
   return ranks::analyzeRanks(ranks::loadRankSet(ranks::rankFiles({dir.toStdString()})).tables);
 }
 
+// Compares the window's run with `runB` and waits until run B is read.
+RanksCompareWindow* compareAndWait(RanksWindow& window, const QString& runB) {
+  RanksCompareWindow* compare = window.compareWithRun({runB});
+  if (!compare) return nullptr;
+  QSignalSpy compared(compare, &RanksCompareWindow::loadFinished);
+  return waitUntil([&] { return compared.count() > 0; }) ? compare : nullptr;
+}
+
 class RanksCompareWindowTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -69,10 +77,8 @@ class RanksCompareWindowTest : public ::testing::Test {
     QSignalSpy finished(ranks_.get(), &RanksWindow::loadFinished);
     ASSERT_TRUE(ranks_->open({a_}));
     ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
-    compare_ = ranks_->compareWithRun({b_});
+    compare_ = compareAndWait(*ranks_, b_);
     ASSERT_NE(compare_, nullptr);
-    QSignalSpy compared(compare_, &RanksCompareWindow::loadFinished);
-    ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
     ASSERT_NE(compare_->comparison(), nullptr);
   }
 
@@ -130,21 +136,30 @@ TEST_F(RanksCompareWindowTest, DoubleClicksAskForTheCompareWindowOnTheRightFiles
   EXPECT_EQ(asked.at(1).at(2).toLongLong(), 5);
 }
 
-TEST(RanksCompareWindow, AnUnreadableRunBSaysSo) {
-  ensureApp();
-  QTemporaryDir dir;
+namespace {
+
+// Opens `dir` (a generated set without a straggler) in a Ranks window,
+// compares it with `runB` and returns the compare window's error.
+QString errorComparingWith(const QTemporaryDir& dir, const QString& runB) {
   const QString a = dir.path() + QStringLiteral("/a");
   bench::writeRankSet(a.toStdString(), spec(false));
   RanksWindow window;
   QSignalSpy finished(&window, &RanksWindow::loadFinished);
-  ASSERT_TRUE(window.open({a}));
-  ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
-  RanksCompareWindow* compare = window.compareWithRun({dir.path() + QStringLiteral("/missing")});
-  ASSERT_NE(compare, nullptr);
-  QSignalSpy compared(compare, &RanksCompareWindow::loadFinished);
-  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
+  EXPECT_TRUE(window.open({a}));
+  EXPECT_TRUE(waitUntil([&] { return finished.count() > 0; }));
+  RanksCompareWindow* compare = compareAndWait(window, runB);
+  if (!compare) return QStringLiteral("no compare window");
   EXPECT_EQ(compare->comparison(), nullptr);
-  EXPECT_TRUE(compare->lastError().startsWith(QStringLiteral("Could not read run B: "))) << compare->lastError().toStdString();
+  return compare->lastError();
+}
+
+}  // namespace
+
+TEST(RanksCompareWindow, AnUnreadableRunBSaysSo) {
+  ensureApp();
+  QTemporaryDir dir;
+  const QString error = errorComparingWith(dir, dir.path() + QStringLiteral("/missing"));
+  EXPECT_TRUE(error.startsWith(QStringLiteral("Could not read run B: "))) << error.toStdString();
 }
 
 namespace {
@@ -169,10 +184,8 @@ QString writeDocument(const QString& runDir, const QString& path,
 TEST_F(RanksCompareWindowTest, RunBMayBeARanksDocument) {
   const auto same = [](const std::string& f) { return f; };
   const QString document = writeDocument(b_, dir_.path() + QStringLiteral("/after.json"), same);
-  RanksCompareWindow* fromDocument = ranks_->compareWithRun({document});
+  RanksCompareWindow* fromDocument = compareAndWait(*ranks_, document);
   ASSERT_NE(fromDocument, nullptr);
-  QSignalSpy compared(fromDocument, &RanksCompareWindow::loadFinished);
-  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
   ASSERT_NE(fromDocument->comparison(), nullptr) << fromDocument->lastError().toStdString();
   EXPECT_EQ(fromDocument->comparison()->verdict, compare_->comparison()->verdict);
   QTableWidget* job = fromDocument->jobTable();
@@ -186,10 +199,8 @@ TEST_F(RanksCompareWindowTest, RunBMayBeARanksDocument) {
 
   const auto elsewhere = [](const std::string& f) { return "/worker-7/scratch/" + std::filesystem::path(f).filename().string(); };
   const QString remote = writeDocument(b_, dir_.path() + QStringLiteral("/remote.json"), elsewhere);
-  RanksCompareWindow* fromCluster = ranks_->compareWithRun({remote});
+  RanksCompareWindow* fromCluster = compareAndWait(*ranks_, remote);
   ASSERT_NE(fromCluster, nullptr);
-  QSignalSpy comparedToo(fromCluster, &RanksCompareWindow::loadFinished);
-  ASSERT_TRUE(waitUntil([&] { return comparedToo.count() > 0; }));
   ASSERT_NE(fromCluster->comparison(), nullptr);
   EXPECT_FALSE(fromCluster->compareRankRow(2));
   EXPECT_EQ(asked.count(), 1);
@@ -200,21 +211,11 @@ TEST_F(RanksCompareWindowTest, RunBMayBeARanksDocument) {
 TEST(RanksCompareWindow, ABrokenRanksDocumentSaysWhere) {
   ensureApp();
   QTemporaryDir dir;
-  const QString a = dir.path() + QStringLiteral("/a");
-  bench::writeRankSet(a.toStdString(), spec(false));
-  RanksWindow window;
-  QSignalSpy finished(&window, &RanksWindow::loadFinished);
-  ASSERT_TRUE(window.open({a}));
-  ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
   const QString broken = dir.path() + QStringLiteral("/b.json");
   const std::string text = "{ \"ranks\": [ { \"rank\": 0, } ] }\n";
   std::ofstream(broken.toStdString()) << text;
   const std::size_t at = text.find(", }") + 2;  // the '}' where a key should be
-  RanksCompareWindow* compare = window.compareWithRun({broken});
-  ASSERT_NE(compare, nullptr);
-  QSignalSpy compared(compare, &RanksCompareWindow::loadFinished);
-  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }));
-  EXPECT_EQ(compare->comparison(), nullptr);
-  EXPECT_TRUE(compare->lastError().contains(broken + QStringLiteral(":1:%1 (byte %2): not valid JSON").arg(at + 1).arg(at)))
-      << compare->lastError().toStdString();
+  const QString error = errorComparingWith(dir, broken);
+  EXPECT_TRUE(error.contains(broken + QStringLiteral(":1:%1 (byte %2): not valid JSON").arg(at + 1).arg(at)))
+      << error.toStdString();
 }

@@ -9,6 +9,7 @@
 #include "gapscope/timeline/slice_queries.h"
 #include "models/report_table_model.h"
 #include "models/table_format.h"
+#include "panels/step_times_chart.h"
 #include "panels/table_panel.h"
 #include "trace_session.h"
 
@@ -28,6 +29,28 @@ QTableView* smallTable(ReportTableModel* model, const QString& name, QWidget* pa
   return view;
 }
 
+// Each run's step times after its warm-up, by step number (the warm-up,
+// when there was one, is step 1), nothing ringed.
+std::array<StepSeries, 2> traceStepSeries(const compare::Comparison& c) {
+  std::array<StepSeries, 2> runs;
+  for (std::size_t run = 0; run < 2; ++run) {
+    const compare::RunFigures& f = c.runs[run];
+    const int firstStep = f.warmUpStepTime > 0 ? 2 : 1;
+    for (std::size_t k = 0; k < f.stepTimes.size(); ++k) {
+      runs[run].steps << static_cast<double>(firstStep + static_cast<int>(k));
+      runs[run].ms << static_cast<double>(f.stepTimes[k]) / 1e6;
+    }
+  }
+  return runs;
+}
+
+// "Beyond the steps' spread (p < 0.001 over 11 and 11 steps)".
+QString spreadSentence(const compare::StepSpreadTest& t) {
+  QString s = QString::fromStdString(compare::spreadClause(t));
+  if (!s.isEmpty()) s[0] = s[0].toUpper();
+  return s;
+}
+
 // The one name, where the run has it.
 std::vector<std::string> nameIf(bool present, const std::string& name) {
   return present ? std::vector<std::string>{name} : std::vector<std::string>{};
@@ -40,6 +63,7 @@ ComparePanel::ComparePanel(std::array<TraceSession*, 2> sessions, QWidget* paren
   setObjectName(QStringLiteral("comparePanel"));
   tabs_->setObjectName(QStringLiteral("compareTabs"));
   tabs_->addTab(perStepTab(), tr("Per step"));
+  tabs_->addTab(stepTimesTab(), tr("Step times"));
   TablePanel* groups = addTablePanel("kernel_groups", tr("Kernel groups"), 2);
   TablePanel* kernels = addTablePanel("kernels", tr("Kernels"), 0);
   TablePanel* ops = addTablePanel("ops", tr("Operators"), 0);
@@ -66,6 +90,28 @@ QWidget* ComparePanel::perStepTab() {
     smallTables_[i] = smallTable(model, tables[i].second, tab);
     layout->addWidget(smallTables_[i], i == 0 ? 2 : 3);
   }
+  return tab;
+}
+
+QWidget* ComparePanel::stepTimesTab() {
+  auto* tab = new QWidget(this);
+  auto* layout = new QVBoxLayout(tab);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(2);
+  spreadLabel_ = new QLabel(tab);
+  spreadLabel_->setObjectName(QStringLiteral("compareSpread"));
+  spreadLabel_->setWordWrap(true);
+  spreadLabel_->setTextFormat(Qt::RichText);
+  spreadLabel_->setToolTip(tr("A Mann-Whitney U test of A's step times against B's: whether the two runs' steps are "
+                              "told apart at all. It cannot tell a change from the difference between two "
+                              "recordings of the same program (docs/compare.md)"));
+  layout->addWidget(spreadLabel_);
+  stepChart_ = new StepTimesChart(QString(), StepTimesChart::Frame::Compact, tab);
+  stepChart_->setToolTip(tr("Each run's step time in each step after its warm-up (the warm-up, when there was one, "
+                            "is step 1)"));
+  // The dock is short at 1024x700: the chart takes what the tab has.
+  stepChart_->plot()->setMinimumHeight(60);
+  layout->addWidget(stepChart_, 1);
   return tab;
 }
 
@@ -97,6 +143,11 @@ void ComparePanel::setReport(const report::ComparisonReport& report) {
     m->setTable(t ? *t : report::Table{});
   }
   for (QTableView* v : smallTables_) v->resizeColumnsToContents();
+  stepChart_->setSeries(traceStepSeries(report_.comparison));
+  spreadLabel_->setText(report_.comparison.runs[0].file.empty()
+                            ? QString()
+                            : StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") +
+                                  spreadSentence(report_.comparison.stepSpread).toHtmlEscaped());
   // Names and kernel lists run to hundreds of characters: no column wider
   // than this (the whole text is the cell's tooltip).
   constexpr int kMaxColumnWidth = 380;

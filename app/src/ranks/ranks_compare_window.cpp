@@ -22,7 +22,7 @@
 #include "ranks/load_progress.h"
 #include "ranks/rank_set_loader.h"
 #include "ranks/ranks_window.h"
-#include "ranks/step_times_chart.h"
+#include "panels/step_times_chart.h"
 
 namespace gapscope::app {
 
@@ -45,6 +45,26 @@ QString stragglerText(const std::vector<std::int64_t>& ranks) {
   for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) list << QString::number(ranks[i]);
   if (ranks.size() > 8) list << QStringLiteral("…");
   return list.join(QStringLiteral(", "));
+}
+
+// The job's step time in each step after the warm-up (the median rank's,
+// StepRow::stepTimeMedianNs), straggling steps ringed.
+std::array<StepSeries, 2> ranksStepSeries(const ranks::RankSetComparison& comparison) {
+  std::array<StepSeries, 2> runs;
+  for (std::size_t run = 0; run < 2; ++run) {
+    StepSeries& series = runs[run];
+    for (const auto& change : comparison.steps) {
+      const auto& row = run == 0 ? change.a : change.b;
+      if (!row || row->warmUp) continue;
+      const double ms = static_cast<double>(row->stepTimeMedianNs) / 1e6;
+      series.steps << static_cast<double>(change.step);
+      series.ms << ms;
+      if (!row->straggling) continue;
+      series.ringSteps << static_cast<double>(change.step);
+      series.ringMs << ms;
+    }
+  }
+  return runs;
 }
 
 QLabel* wrappedLabel(const QString& name, QWidget* parent) {
@@ -98,7 +118,8 @@ RanksCompareWindow::RanksCompareWindow(QWidget* parent) : QMainWindow(parent), l
   tabs_->setTabToolTip(0, tr("Each rank in both runs; double-click: its timelines in A and B, one above the other"));
   tabs_->setTabToolTip(1, tr("Each step in both runs; double-click: the timelines of the rank slowest in it, in A "
                              "and B, aligned at the step"));
-  chart_ = new StepTimesChart(central);
+  chart_ = new StepTimesChart(tr("straggling"), StepTimesChart::Frame::Full, central);
+  chart_->setToolTip(tr("The median rank's step time in each step after the warm-up; rings: straggling steps"));
   split_ = new QSplitter(Qt::Vertical, central);
   split_->setObjectName(QStringLiteral("ranksCompareSplit"));
   split_->setChildrenCollapsible(false);
@@ -195,7 +216,7 @@ void RanksCompareWindow::showComparison(std::shared_ptr<const LoadedRanks> a, st
   notes_->setText(notes.join(QLatin1Char('\n')));
   notes_->setVisible(!notes.isEmpty());
   fillJobTable();
-  chart_->setComparison(c);
+  chart_->setSeries(ranksStepSeries(c));
   // The chart's size hint is small: two fifths of the room, the tables the rest.
   if (const int room = split_->height() - split_->handleWidth(); room > 0) split_->setSizes({room * 2 / 5, room - room * 2 / 5});
   rankModel_->setComparison(comparison_);

@@ -1,7 +1,9 @@
-#include "ranks/step_times_chart.h"
+#include "panels/step_times_chart.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 #include "panels/plot_style.h"
 
@@ -15,67 +17,68 @@ const QColor kRunColours[2] = {QColor(0x3B, 0x82, 0xC4), QColor(0xE0, 0x7B, 0x26
 
 }  // namespace
 
-StepTimesChart::StepTimesChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+QColor StepTimesChart::runColour(int run) { return kRunColours[run == 0 ? 0 : 1]; }
+
+QString StepTimesChart::runKey() {
+  return QStringLiteral("<span style=\"color:%1\">━ A</span>&nbsp;&nbsp;<span style=\"color:%2\">━ B</span>")
+      .arg(runColour(0).name(), runColour(1).name());
+}
+
+StepTimesChart::StepTimesChart(const QString& ringName, Frame frame, QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)) {
   setObjectName(QStringLiteral("stepTimesChart"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
   plot_->setMinimumHeight(160);
-  plot_->xAxis->setLabel(tr("step"));
+  const bool full = frame == Frame::Full;
+  if (full) plot_->xAxis->setLabel(tr("step"));
   // Steps are whole numbers: ticks on them, never at 2.5.
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
   ticker->setTickStep(1.0);
   ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
   plot_->xAxis->setTicker(ticker);
-  plot_->yAxis->setLabel(tr("step time (ms)"));
-  plot_->legend->setVisible(true);
-  // One row above the plot, never over a line.
-  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot_->legend->setWrap(0);
-  plot_->plotLayout()->insertRow(0);
-  plot_->plotLayout()->addElement(0, 0, plot_->legend);
-  plot_->plotLayout()->setRowStretchFactor(0, 0.001);
-  plot_->legend->setMargins(QMargins(6, 2, 6, 2));
+  plot_->yAxis->setLabel(full ? tr("step time (ms)") : tr("ms"));
+  plot_->legend->setVisible(full);
+  if (full) {
+    // One row above the plot, never over a line.
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(0);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->legend->setMargins(QMargins(6, 2, 6, 2));
+  }
   for (int run = 0; run < 2; ++run) {
     QCPGraph* line = plot_->addGraph();
     line->setName(run == 0 ? tr("A") : tr("B"));
     line->setPen(QPen(kRunColours[run], 2));
     line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
     QCPGraph* rings = plot_->addGraph();
-    rings->setName(run == 0 ? tr("A: straggling") : tr("B: straggling"));
+    rings->setName((run == 0 ? tr("A: %1") : tr("B: %1")).arg(ringName));
     rings->setLineStyle(QCPGraph::lsNone);
     rings->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kRunColours[run], 2), Qt::NoBrush, 13));
   }
-  setToolTip(tr("The median rank's step time in each step after the warm-up; rings: straggling steps"));
   restyle();
 }
 
-void StepTimesChart::setComparison(const ranks::RankSetComparison& comparison) {
+void StepTimesChart::setSeries(const std::array<StepSeries, 2>& runs) {
   double top = 0;
   double first = 0;
   double last = 0;
   bool any = false;
   for (int run = 0; run < 2; ++run) {
-    QVector<double> steps, times, ringSteps, ringTimes;
-    for (const auto& change : comparison.steps) {
-      const auto& row = run == 0 ? change.a : change.b;
-      if (!row || row->warmUp) continue;
-      const double ms = static_cast<double>(row->stepTimeMedianNs) / 1e6;
-      steps << static_cast<double>(change.step);
-      times << ms;
-      if (row->straggling) {
-        ringSteps << static_cast<double>(change.step);
-        ringTimes << ms;
-      }
-      top = std::max(top, ms);
-      first = any ? std::min(first, steps.back()) : steps.back();
-      last = any ? std::max(last, steps.back()) : steps.back();
+    const StepSeries& series = runs[static_cast<std::size_t>(run)];
+    for (qsizetype k = 0; k < series.steps.size(); ++k) {
+      top = std::max(top, series.ms[k]);
+      first = any ? std::min(first, series.steps[k]) : series.steps[k];
+      last = any ? std::max(last, series.steps[k]) : series.steps[k];
       any = true;
     }
-    plot_->graph(2 * run)->setData(steps, times, true);
-    plot_->graph(2 * run + 1)->setData(ringSteps, ringTimes, true);
+    plot_->graph(2 * run)->setData(series.steps, series.ms, true);
+    plot_->graph(2 * run + 1)->setData(series.ringSteps, series.ringMs, true);
     // A ring in the legend only where there is one to explain.
-    if (ringSteps.isEmpty()) plot_->graph(2 * run + 1)->removeFromLegend();
+    if (series.ringSteps.isEmpty()) plot_->graph(2 * run + 1)->removeFromLegend();
     else plot_->graph(2 * run + 1)->addToLegend();
   }
   plot_->xAxis->setRange(first - 0.5, last + 0.5);
