@@ -8,8 +8,8 @@
 
 #include "gapscope/ranks/ranks_document.h"
 #include "gapscope/ranks/ranks_json.h"
-#include "gapscope/report/step_spread_json.h"
 #include "gapscope/ranks/set_compare.h"
+#include "gapscope/report/step_spread_json.h"
 #include "output.h"
 #include "rank_set_output.h"
 

@@ -16,13 +16,11 @@ struct LoadedRanks {
   ranks::RanksAnalysis analysis;
   // tables[i] belongs to analysis.ranks[i] and carries its rank number as
   // analysed (a file that names no rank gets one there); a rank given twice
-  // keeps only the copy the analysis kept.
+  // keeps only the copy the analysis kept. Read from a ranks document, only
+  // each rank's number and file (the document has no per-step cells).
   std::vector<ranks::RankTables> tables;
   std::vector<ranks::RankLoadError> errors;  // files that could not be read
   std::vector<std::string> warnings;         // files read in part
-  // Read from a saved ranks document: the analysis as written, tables
-  // holding only each rank's number and file (no per-step cells).
-  bool fromDocument = false;
 };
 
 // Runs the straggler analysis over the ranks of `set`.

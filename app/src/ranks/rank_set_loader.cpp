@@ -31,7 +31,6 @@ RanksOutcome readDocument(const QString& path, std::atomic<std::size_t>& done, s
     loaded.analysis = std::move(doc.analysis);
     loaded.errors = std::move(doc.errors);
     loaded.warnings = std::move(doc.warnings);
-    loaded.fromDocument = true;
     out.ranks = std::make_shared<const LoadedRanks>(std::move(loaded));
   } catch (const std::exception& e) {
     out.error = QString::fromStdString(e.what());

@@ -73,11 +73,12 @@ double exactPValue(std::size_t m, std::size_t n, double u) {
   const auto at = static_cast<std::size_t>(std::llround(u));
   double atMost = 0;
   double atLeast = 0;
+  double total = 0;  // C(m + n, m)
   for (std::size_t k = 0; k < counts.size(); ++k) {
     if (k <= at) atMost += counts[k];
     if (k >= at) atLeast += counts[k];
+    total += counts[k];
   }
-  const double total = choose(m + n, m);
   return std::min(1.0, 2.0 * std::min(atMost, atLeast) / total);
 }
 
