@@ -151,7 +151,7 @@ int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("diff",
                      "diff A B [--format text|json|csv|md] [--limit N] [--table T] [--min-gap-us US] [--ops-by-name] "
-                     "| diff RUN_A RUN_B [--format text|json|csv] [--limit N] [--table ranks|steps] "
+                     "| diff RUN_A RUN_B [--format text|json|csv|md] [--limit N] [--table ranks|steps] "
                      "[--memory-budget SIZE] [--threads N]",
                      "compare two runs (A before, B after): per-step time, GPU busy, kernels and launches per "
                      "step, idle by cause, the kernels and operators that changed, and a verdict; csv writes "

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
+#include <sstream>
 
+#include "gapscope/format/escape.h"
 #include "gapscope/ranks/ranks_document.h"
 #include "gapscope/ranks/ranks_json.h"
 #include "gapscope/ranks/set_compare.h"
@@ -81,7 +83,7 @@ std::string stragglersCell(const std::vector<std::int64_t>& ranks) {
   return s.empty() ? "none" : ranks.size() > 8 ? s + ", ..." : s;
 }
 
-void printJobTable(std::ostream& out, const RankSetComparison& c) {
+TextTable jobTable(const RankSetComparison& c) {
   const SetFigures& a = c.runs[0];
   const SetFigures& b = c.runs[1];
   TextTable t;
@@ -98,10 +100,14 @@ void printJobTable(std::ostream& out, const RankSetComparison& c) {
             time(b.idlePerStep[analysis::GapCause::Synchronization])});
   t.addRow({"Straggling steps", std::to_string(a.stragglingSteps), std::to_string(b.stragglingSteps)});
   t.addRow({"Stragglers", stragglersCell(a.stragglers), stragglersCell(b.stragglers)});
-  t.print(out);
+  return t;
 }
 
-void printRankTable(std::ostream& out, const RankSetComparison& c, std::size_t rows) {
+constexpr const char* kJobTableNote =
+    "Step time: the median rank's step time, its lower median over the steps after the warm-up.\n"
+    "A rank and step: the ranks' totals over their steps after the warm-up, per step.\n";
+
+TextTable rankTable(const RankSetComparison& c, std::size_t rows) {
   TextTable t;
   for (const char* h : {"Rank", "Step time A", "Step time B", "Own time A", "Own time B", "GPU busy A",
                         "GPU busy B", "Wait/step A", "Wait/step B", "Straggling A", "Straggling B"})
@@ -120,14 +126,21 @@ void printRankTable(std::ostream& out, const RankSetComparison& c, std::size_t r
               cellOf(r.b, ownTime), cellOf(r.a, busy), cellOf(r.b, busy), cellOf(r.a, wait), cellOf(r.b, wait),
               cellOf(r.a, straggling), cellOf(r.b, straggling)});
   }
-  t.print(out);
-  if (c.ranks.size() > rows) out << "(" << rows << " of " << c.ranks.size() << " ranks; --limit N shows more)\n";
-  const auto slow = [](const std::optional<RankRow>& r) { return r && r->consistentlySlow; };
-  if (std::any_of(c.ranks.begin(), c.ranks.end(), [&](const RankChange& r) { return slow(r.a) || slow(r.b); }))
-    out << "*: consistently slower, its own time in a typical step over the step's median by 10%.\n";
+  return t;
 }
 
-void printStepTable(std::ostream& out, const RankSetComparison& c, std::size_t rows) {
+// The lines under the rank table: rows left out, the star explained.
+std::string rankTableNote(const RankSetComparison& c, std::size_t rows) {
+  std::string note;
+  if (c.ranks.size() > rows)
+    note += "(" + std::to_string(rows) + " of " + std::to_string(c.ranks.size()) + " ranks; --limit N shows more)\n";
+  const auto slow = [](const std::optional<ranks::RankRow>& r) { return r && r->consistentlySlow; };
+  if (std::any_of(c.ranks.begin(), c.ranks.end(), [&](const RankChange& r) { return slow(r.a) || slow(r.b); }))
+    note += "*: consistently slower, its own time in a typical step over the step's median by 10%.\n";
+  return note;
+}
+
+TextTable stepTable(const RankSetComparison& c, std::size_t rows) {
   TextTable t;
   for (const char* h : {"Step", "Step time A", "Step time B", "Slowest A", "Slowest B", "Its own time A", "Its own time B",
                         "Straggling A", "Straggling B"})
@@ -143,8 +156,12 @@ void printStepTable(std::ostream& out, const RankSetComparison& c, std::size_t r
               cellOf(s.b, slowest), cellOf(s.a, own), cellOf(s.b, own), cellOf(s.a, straggling),
               cellOf(s.b, straggling)});
   }
-  t.print(out);
-  if (c.steps.size() > rows) out << "(" << rows << " of " << c.steps.size() << " steps; --limit N shows more)\n";
+  return t;
+}
+
+std::string stepTableNote(const RankSetComparison& c, std::size_t rows) {
+  if (c.steps.size() <= rows) return {};
+  return "(" + std::to_string(rows) + " of " + std::to_string(c.steps.size()) + " steps; --limit N shows more)\n";
 }
 
 std::string runLine(const std::string& path, const SetFigures& f) {
@@ -153,16 +170,48 @@ std::string runLine(const std::string& path, const SetFigures& f) {
 }
 
 void printText(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
-               std::size_t rows) {
+               std::size_t rows, const std::vector<std::string>& warnings) {
   out << "A: " << runLine(pathA, c.runs[0]) << '\n' << "B: " << runLine(pathB, c.runs[1]) << '\n';
   out << "Verdict: " << c.verdict << "\n\n";
-  printJobTable(out, c);
-  out << "Step time: the median rank's step time, its lower median over the steps after the warm-up.\n"
-         "A rank and step: the ranks' totals over their steps after the warm-up, per step.\n\n";
-  printRankTable(out, c, rows);
-  out << '\n';
-  printStepTable(out, c, rows);
+  jobTable(c).print(out);
+  out << kJobTableNote << '\n';
+  rankTable(c, rows).print(out);
+  out << rankTableNote(c, rows) << '\n';
+  stepTable(c, rows).print(out);
+  out << stepTableNote(c, rows);
   for (const auto& n : c.notes) out << "Note: " << n << '\n';
+  for (const auto& w : warnings) out << "Warning: " << w << '\n';
+}
+
+// The same in GitHub Markdown, for a pull request or an issue: every text
+// that came from the runs (paths, step marks, kernel names) escaped.
+void printMarkdown(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
+                   std::size_t rows, const std::vector<std::string>& warnings) {
+  using format::escapeMarkdown;
+  // Lines of a note as one paragraph, each ending in a hard line break.
+  const auto paragraph = [&](const std::string& lines) {
+    std::istringstream in(lines);
+    for (std::string line; std::getline(in, line);) out << escapeMarkdown(line) << "  \n";
+  };
+  out << "# Two runs of a distributed job compared\n\n";
+  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0])) << '\n';
+  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1])) << "\n\n";
+  out << "**Verdict**: " << escapeMarkdown(c.verdict) << "\n\n## The job\n\n";
+  jobTable(c).printMarkdown(out);
+  out << '\n';
+  paragraph(kJobTableNote);
+  out << "\n## Ranks\n\n";
+  rankTable(c, rows).printMarkdown(out);
+  out << '\n';
+  paragraph(rankTableNote(c, rows));
+  out << "\n## Steps\n\n";
+  stepTable(c, rows).printMarkdown(out);
+  out << '\n';
+  paragraph(stepTableNote(c, rows));
+  if (c.notes.empty() && warnings.empty()) return;
+  out << "\n## Notes\n\n";
+  for (const auto& n : c.notes) out << "- " << escapeMarkdown(n) << '\n';
+  for (const auto& w : warnings) out << "- Warning: " << escapeMarkdown(w) << '\n';
 }
 
 // The step table, a row per step number and run figure side by side.
@@ -255,8 +304,8 @@ RunKind runKind(const std::string& path) {
 
 int diffRankSets(const Args& args, const std::string& format, const RankRunPath& runA, const RankRunPath& runB,
                  std::ostream& out, std::ostream& err) {
-  if (format != "text" && format != "json" && format != "csv") {
-    err << "gapscope-cli diff: two rank sets are compared in text, json or csv, not '" << format << "'\n";
+  if (format != "text" && format != "json" && format != "csv" && format != "md" && format != "markdown") {
+    err << "gapscope-cli diff: two rank sets are compared in text, json, csv or md, not '" << format << "'\n";
     return 2;
   }
   const std::string table = args.get("table", "ranks");
@@ -277,10 +326,8 @@ int diffRankSets(const Args& args, const std::string& format, const RankRunPath&
   if (format == "json") printJson(out, c, runA.path, runB.path, warnings);
   else if (format == "csv" && table == "steps") printStepCsv(out, c);
   else if (format == "csv") printRankCsv(out, c);
-  else {
-    printText(out, c, runA.path, runB.path, rows);
-    for (const auto& w : warnings) out << "Warning: " << w << '\n';
-  }
+  else if (format == "text") printText(out, c, runA.path, runB.path, rows, warnings);
+  else printMarkdown(out, c, runA.path, runB.path, rows, warnings);
   return 0;
 }
 

@@ -81,6 +81,21 @@ void TextTable::print(std::ostream& out) const {
   rule();
 }
 
+void TextTable::printMarkdown(std::ostream& out) const {
+  const auto line = [&](const std::vector<std::string>& cells) {
+    out << '|';
+    for (const std::string& cell : cells) out << ' ' << format::escapeMarkdown(cell) << " |";
+    out << '\n';
+  };
+  std::vector<std::string> headers;
+  for (const Column& c : columns_) headers.push_back(c.header);
+  line(headers);
+  out << '|';
+  for (const Column& c : columns_) out << (c.align == Align::Left ? " :--- |" : " ---: |");
+  out << '\n';
+  for (const auto& row : rows_) line(row);
+}
+
 void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields) {
   for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << format::csvQuote(fields[i]);
   out << '\n';

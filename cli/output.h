@@ -49,6 +49,8 @@ class TextTable {
   void addColumn(std::string header, Align align = Align::Right, std::size_t maxWidth = 0);
   void addRow(std::vector<std::string> cells);
   void print(std::ostream& out) const;
+  // The same table in GitHub Markdown, each cell escaped (format::escapeMarkdown).
+  void printMarkdown(std::ostream& out) const;
 
  private:
   struct Column {

@@ -14,6 +14,8 @@
 #include "../cli/cli_run.h"
 #include "../support/unmarked_loop.h"
 #include "gapscope/compare/compare.h"
+#include "gapscope/format/duration.h"
+#include "gapscope/format/escape.h"
 #include "gapscope/ranks/rank_set.h"
 #include "gapscope/ranks/set_compare.h"
 #include "rank_set_generator.h"
@@ -449,6 +451,45 @@ TEST(SetCompareCli, TwoDirectoriesAreTwoRunsOfAJob) {
       << stepsCsv.out;
 }
 
+// Markdown for a pull request: the job table with the generator's step
+// times, a row per rank and step, the verdict and every name escaped (a
+// run's folder named with Markdown's own characters stays text).
+TEST(SetCompareCli, MarkdownHasTheTablesAndEscapesTheNames) {
+  TempDir dir;
+  const RankSetSpec before = withLateRank(2, 7);
+  const auto a = dir.path() / "run_*1*|a";
+  const auto b = dir.path() / "b";
+  bench::writeRankSet(a.string(), before);
+  bench::writeRankSet(b.string(), plain());
+  const auto md = runCli({"diff", a.string(), b.string(), "--format", "md"});
+  ASSERT_EQ(md.status, 0) << md.err;
+  const std::string escapedA = format::escapeMarkdown(a.string());
+  EXPECT_NE(escapedA.find("run\\_\\*1\\*\\|a"), std::string::npos) << escapedA;
+  EXPECT_NE(md.out.find("- **A**: " + escapedA + " (8 ranks, 10 steps compared; a step: ProfilerStep\\#N)\n"),
+            std::string::npos)
+      << md.out;
+  const RankSetComparison expected = compareRankSets(analyzeRanks(loadRankSet(rankFiles({a.string()})).tables),
+                                                     analyzeRanks(loadRankSet(rankFiles({b.string()})).tables));
+  EXPECT_NE(md.out.find("**Verdict**: " + format::escapeMarkdown(expected.verdict) + "\n"), std::string::npos) << md.out;
+  const auto ms = [](TimeNs t) { return format::formatDuration(t, format::DurationStyle::TorchTable); };
+  EXPECT_NE(md.out.find("| Step time (median) | " + ms(jobStepTime(before)) + " | " + ms(jobStepTime(plain())) + " |\n"),
+            std::string::npos)
+      << md.out;
+  // A table row per rank and per step, between the alignment row and the next heading.
+  const auto rowsUnder = [&](const std::string& heading) {
+    std::size_t at = md.out.find("\n## " + heading + "\n");
+    at = md.out.find("| ---: |", at);
+    std::size_t rows = 0;
+    for (at = md.out.find('\n', at) + 1; md.out.compare(at, 2, "| ") == 0; at = md.out.find('\n', at) + 1) ++rows;
+    return rows;
+  };
+  EXPECT_EQ(rowsUnder("Ranks"), 8u);
+  EXPECT_EQ(rowsUnder("Steps"), 10u);
+  EXPECT_NE(md.out.find("| 7 | " + ms(bench::stepTime(before, 7)) + " | " + ms(bench::stepTime(plain(), 7)) + " | 2 |"),
+            std::string::npos)
+      << md.out;
+}
+
 TEST(SetCompareCli, ADirectoryAndATraceOrAnotherFormatAreRefused) {
   TempDir dir;
   const auto a = dir.path() / "a";
@@ -456,9 +497,10 @@ TEST(SetCompareCli, ADirectoryAndATraceOrAnotherFormatAreRefused) {
   const auto mixed = runCli({"diff", a.string(), files[0]});
   EXPECT_EQ(mixed.status, 2);
   EXPECT_NE(mixed.err.find("run A is a directory of rank traces and run B is a trace"), std::string::npos) << mixed.err;
-  const auto md = runCli({"diff", a.string(), a.string(), "--format", "md"});
-  EXPECT_EQ(md.status, 2);
-  EXPECT_NE(md.err.find("two rank sets are compared in text, json or csv"), std::string::npos) << md.err;
+  const auto html = runCli({"diff", a.string(), a.string(), "--format", "html"});
+  EXPECT_EQ(html.status, 2);
+  EXPECT_NE(html.err.find("two rank sets are compared in text, json, csv or md, not 'html'"), std::string::npos)
+      << html.err;
   std::filesystem::create_directories(dir.path() / "empty");
   const auto empty = runCli({"diff", a.string(), (dir.path() / "empty").string()});
   EXPECT_EQ(empty.status, 1);
