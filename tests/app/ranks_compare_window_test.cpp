@@ -3,6 +3,7 @@
 // verdict and tables are the core comparison's, the job table's step time is
 // the generator's, the chart draws each run's steps, and double-clicks ask
 // for the compare window on the right files.
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -206,6 +207,33 @@ TEST_F(RanksCompareWindowTest, RunBMayBeARanksDocument) {
   EXPECT_EQ(asked.count(), 1);
   EXPECT_EQ(fromCluster->statusBar()->currentMessage(),
             QStringLiteral("The trace of rank 2 in run B is not on this machine: /worker-7/scratch/rank-2.json"));
+
+  // Written by `ranks .` inside the run's folder and saved there: the
+  // traces are found beside the document, wherever the app runs.
+  const auto bare = [](const std::string& f) { return std::filesystem::path(f).filename().string(); };
+  const QString beside = writeDocument(b_, b_ + QStringLiteral("/ranks.json"), bare);
+  RanksCompareWindow* fromBeside = compareAndWait(*ranks_, beside);
+  ASSERT_NE(fromBeside, nullptr);
+  ASSERT_NE(fromBeside->comparison(), nullptr);
+  ASSERT_TRUE(fromBeside->compareRankRow(2));
+  ASSERT_EQ(asked.count(), 2);
+  EXPECT_EQ(QFileInfo(asked.at(1).at(1).toString()).canonicalFilePath(),
+            QFileInfo(b_ + QStringLiteral("/rank-2.json")).canonicalFilePath());
+}
+
+// The Ranks window itself needs the traces' per-step cells: a document
+// alone is refused there, naming what it is.
+TEST(RanksCompareWindow, TheRanksWindowDoesNotOpenADocumentAlone) {
+  ensureApp();
+  QTemporaryDir dir;
+  const QString run = dir.path() + QStringLiteral("/run");
+  bench::writeRankSet(run.toStdString(), spec(false));
+  const QString document = writeDocument(run, dir.path() + QStringLiteral("/run.json"), [](const std::string& f) { return f; });
+  RanksWindow window;
+  QSignalSpy finished(&window, &RanksWindow::loadFinished);
+  ASSERT_TRUE(window.open({document}));
+  ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }));
+  EXPECT_TRUE(window.lastError().contains(QStringLiteral("a ranks document"))) << window.lastError().toStdString();
 }
 
 TEST(RanksCompareWindow, ABrokenRanksDocumentSaysWhere) {

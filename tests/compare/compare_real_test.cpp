@@ -38,6 +38,7 @@ std::shared_ptr<const analysis::TraceAnalysis> load(const std::string& name) { r
 // the kernel launch calls that began inside it.
 struct JsonCounts {
   std::size_t steps = 0;
+  std::vector<std::int64_t> stepNumbers;  // each ProfilerStep#N's N, in time order
   std::size_t kernels = 0;
   std::size_t launches = 0;
 };
@@ -51,12 +52,16 @@ JsonCounts countFromJson(const std::string& name) {
   std::map<long long, double> callStart;         // correlation -> launch call start (us)
   std::vector<double> launchStarts;
   std::vector<long long> kernelCorrelations;
+  std::vector<std::pair<double, std::int64_t>> numbered;  // (start, N)
   for (const auto& e : doc["traceEvents"]) {
     if (e.value("ph", "") != "X") continue;
     const std::string cat = e.value("cat", "");
     const std::string n = e.value("name", "");
     const double ts = e["ts"].get<double>();
-    if (cat == "user_annotation" && n.rfind("ProfilerStep#", 0) == 0) steps.emplace_back(ts, ts + e["dur"].get<double>());
+    if (cat == "user_annotation" && n.rfind("ProfilerStep#", 0) == 0) {
+      steps.emplace_back(ts, ts + e["dur"].get<double>());
+      numbered.emplace_back(ts, std::stoll(n.substr(13)));
+    }
     if ((cat == "cuda_runtime" || cat == "cuda_driver") && e.contains("args") && e["args"].contains("correlation")) {
       callStart[e["args"]["correlation"].get<long long>()] = ts;
       if (launchNames.count(n)) launchStarts.push_back(ts);
@@ -70,6 +75,8 @@ JsonCounts countFromJson(const std::string& name) {
   };
   JsonCounts c;
   c.steps = steps.size();
+  std::sort(numbered.begin(), numbered.end());
+  for (const auto& [start, number] : numbered) c.stepNumbers.push_back(number);
   for (long long corr : kernelCorrelations) {
     auto it = callStart.find(corr);
     c.kernels += it != callStart.end() && inStep(it->second);
@@ -104,6 +111,7 @@ TEST_P(RealPair, PerStepCountsMatchTheJson) {
     ASSERT_GT(json.steps, 0u);
     EXPECT_EQ(r.stepSource, analysis::StepSource::ProfilerStep);
     EXPECT_EQ(r.steps, json.steps);
+    EXPECT_EQ(r.stepNumbers, json.stepNumbers);  // the Step times tab's axis
     EXPECT_DOUBLE_EQ(r.kernelsPerStep, static_cast<double>(json.kernels) / static_cast<double>(json.steps));
     EXPECT_DOUBLE_EQ(r.launchesPerStep, static_cast<double>(json.launches) / static_cast<double>(json.steps));
   }

@@ -22,21 +22,22 @@ double pairCount(const std::vector<TimeNs>& a, const std::vector<TimeNs>& b) {
 }
 
 // The two-sided p-value of U over every split of the pooled steps into
-// |a| and |b| (a mask per split; small sets only).
+// |a| and |b| (each choice of |a| places once).
 double enumeratedPValue(const std::vector<TimeNs>& a, const std::vector<TimeNs>& b) {
   std::vector<TimeNs> pooled = a;
   pooled.insert(pooled.end(), b.begin(), b.end());
   const double observed = pairCount(a, b);
   const double centre = static_cast<double>(a.size() * b.size()) / 2.0;
+  std::vector<bool> inA(pooled.size(), false);
+  std::fill(inA.begin(), inA.begin() + static_cast<std::ptrdiff_t>(a.size()), true);
   std::size_t atLeastAsFar = 0;
   std::size_t splits = 0;
-  for (std::uint32_t mask = 0; mask < (1u << pooled.size()); ++mask) {
-    if (static_cast<std::size_t>(__builtin_popcount(mask)) != a.size()) continue;
+  do {
     std::vector<TimeNs> x, y;
-    for (std::size_t i = 0; i < pooled.size(); ++i) (mask >> i & 1u ? x : y).push_back(pooled[i]);
+    for (std::size_t i = 0; i < pooled.size(); ++i) (inA[i] ? x : y).push_back(pooled[i]);
     ++splits;
     if (std::abs(pairCount(x, y) - centre) >= std::abs(observed - centre) - 1e-9) ++atLeastAsFar;
-  }
+  } while (std::prev_permutation(inA.begin(), inA.end()));
   return static_cast<double>(atLeastAsFar) / static_cast<double>(splits);
 }
 
@@ -73,8 +74,8 @@ TEST(StepSpread, ExactForAFewStepsWithoutTies) {
 TEST(StepSpread, ExactAgainstEveryWayToDealTheSteps) {
   std::mt19937 random(7);
   for (int round = 0; round < 200; ++round) {
-    const std::size_t m = 1 + random() % 7;
-    const std::size_t n = 1 + random() % 7;
+    const std::size_t m = 1 + random() % 8;
+    const std::size_t n = 1 + random() % 8;
     std::vector<TimeNs> pooled(m + n);
     std::iota(pooled.begin(), pooled.end(), TimeNs{1000});  // distinct: no ties
     std::shuffle(pooled.begin(), pooled.end(), random);
@@ -102,12 +103,47 @@ TEST(StepSpread, NormalWithTiesAgainstAPermutationTest) {
 }
 
 TEST(StepSpread, NormalWithoutTiesAgainstAPermutationTest) {
-  const StepSpreadTest t = stepSpreadTest({19, 22, 16, 29, 24, 30, 31, 32}, {20, 11, 17, 12, 13, 14, 15, 18});
-  EXPECT_EQ(t.method, SpreadMethod::Normal);  // 8 steps a side
-  EXPECT_DOUBLE_EQ(t.u, pairCount({19, 22, 16, 29, 24, 30, 31, 32}, {20, 11, 17, 12, 13, 14, 15, 18}));
-  EXPECT_NEAR(t.pValue, permutationPValue({19, 22, 16, 29, 24, 30, 31, 32}, {20, 11, 17, 12, 13, 14, 15, 18}, 40000),
-              0.01);
+  const std::vector<TimeNs> a{19, 22, 16, 29, 24, 30, 31, 32, 27};
+  const std::vector<TimeNs> b{20, 11, 17, 12, 13, 14, 15, 18, 26};
+  const StepSpreadTest t = stepSpreadTest(a, b);
+  EXPECT_EQ(t.method, SpreadMethod::Normal);  // more than 8 steps a side
+  EXPECT_DOUBLE_EQ(t.u, pairCount(a, b));
+  EXPECT_NEAR(t.pValue, permutationPValue(a, b, 40000), 0.01);
   EXPECT_TRUE(t.beyondSpread());
+}
+
+// Values from an implementation of scipy.stats.mannwhitneyu's formulas
+// written apart (Python, over the pairs and the tie groups), to 1e-12.
+TEST(StepSpread, NormalWithTiesAgainstAnIndependentImplementation) {
+  const StepSpreadTest t =
+      stepSpreadTest({20, 21, 21, 22, 23, 23, 23, 25, 26, 28}, {18, 19, 19, 20, 21, 21, 22, 22, 24, 19, 17, 20});
+  EXPECT_EQ(t.method, SpreadMethod::Normal);
+  EXPECT_DOUBLE_EQ(t.u, 101.0);
+  EXPECT_NEAR(t.pValue, 0.007138521582511788, 1e-12);
+  EXPECT_EQ(spreadClause(t), "beyond the steps' spread (p = 0.0071 over 10 and 12 steps)");
+}
+
+// scipy's rule: exact while the run with fewer steps has at most 8 and
+// nothing ties, however many the other has (up to 1,000 here). At 8 a side
+// U = 51 is just beyond: p = 0.0499 exact, 0.052 by the normal approximation.
+TEST(StepSpread, ExactWhileTheSmallerRunHasAtMostEightSteps) {
+  const std::vector<TimeNs> a{2, 6, 10, 11, 13, 14, 15, 16};
+  const std::vector<TimeNs> b{1, 3, 4, 5, 7, 8, 9, 12};
+  const StepSpreadTest eight = stepSpreadTest(a, b);
+  EXPECT_EQ(eight.method, SpreadMethod::Exact);
+  EXPECT_DOUBLE_EQ(eight.u, 51.0);
+  EXPECT_NEAR(eight.pValue, enumeratedPValue(a, b), 1e-12);
+  EXPECT_NEAR(eight.pValue, 642.0 / 12870.0, 1e-12);
+  EXPECT_EQ(spreadClause(eight), "beyond the steps' spread (p = 0.0499 over 8 and 8 steps)");
+  std::vector<TimeNs> forty;
+  for (TimeNs i = 1; i <= 40; ++i) forty.push_back(4 * i);
+  const StepSpreadTest threeAndForty = stepSpreadTest({101, 151, 161}, forty);
+  EXPECT_EQ(threeAndForty.method, SpreadMethod::Exact);
+  EXPECT_NEAR(threeAndForty.pValue, enumeratedPValue({101, 151, 161}, forty), 1e-12);
+  EXPECT_NEAR(threeAndForty.pValue, 0.044404829430354106, 1e-12);
+  std::vector<TimeNs> many;
+  for (TimeNs i = 1; i <= 1001; ++i) many.push_back(4 * i);
+  EXPECT_EQ(stepSpreadTest({101, 151, 161}, many).method, SpreadMethod::Normal);  // the cost stays bounded
 }
 
 TEST(StepSpread, TooFewStepsCannotTell) {
@@ -120,6 +156,12 @@ TEST(StepSpread, TooFewStepsCannotTell) {
   // A whole trace is one step.
   EXPECT_FALSE(stepSpreadTest({10}, {20, 21, 22, 23, 24, 25, 26, 27, 28}).canTell);
   EXPECT_FALSE(stepSpreadTest({}, {20, 21}).canTell);
+  EXPECT_EQ(stepSpreadTest({}, {20, 21}).method, SpreadMethod::None);
+  // Ties narrow the spread: 3 and 3 steps told apart after all.
+  const StepSpreadTest tied = stepSpreadTest({5, 5, 5}, {1, 1, 1});
+  EXPECT_LT(tied.pValue, kSpreadSignificance);
+  EXPECT_TRUE(tied.canTell);
+  EXPECT_EQ(spreadClause(tied).rfind("beyond the steps' spread (p = 0.04", 0), 0u) << spreadClause(tied);
   // 4 and 4: 2 / 70 = 0.029.
   const StepSpreadTest four = stepSpreadTest({10, 11, 12, 13}, {20, 21, 22, 23});
   EXPECT_TRUE(four.canTell);

@@ -379,6 +379,9 @@ TEST(SetCompare, RealStragglerFixed) {
     for (TimeNs y : stepsB) pairsALonger += x > y ? 1.0 : (x == y ? 0.5 : 0.0);
   EXPECT_DOUBLE_EQ(c.stepSpread.u, pairsALonger);
   EXPECT_DOUBLE_EQ(pairsALonger, 168.0);
+  // p from an implementation of scipy's formulas written apart (Python,
+  // over the same 15 and 15 step times), to 1e-12.
+  EXPECT_NEAR(c.stepSpread.pValue, 0.02253107159485841, 1e-12);
   EXPECT_TRUE(c.stepSpread.beyondSpread());
   EXPECT_EQ(c.verdict.rfind(compare::speedPhrase(countedA, countedB, c.stepSpread) + "; ", 0), 0u) << c.verdict;
   EXPECT_EQ(c.verdict.rfind("B is 7.7% faster per step (27.829 ms -> 25.683 ms median), beyond the steps' spread (p = "

@@ -29,15 +29,14 @@ QTableView* smallTable(ReportTableModel* model, const QString& name, QWidget* pa
   return view;
 }
 
-// Each run's step times after its warm-up, by step number (the warm-up,
-// when there was one, is step 1), nothing ringed.
+// Each run's step times after its warm-up, by their step numbers
+// (ProfilerStep#N's N; a repeated annotation's 1, 2, ...), nothing ringed.
 std::array<StepSeries, 2> traceStepSeries(const compare::Comparison& c) {
   std::array<StepSeries, 2> runs;
   for (std::size_t run = 0; run < 2; ++run) {
     const compare::RunFigures& f = c.runs[run];
-    const int firstStep = f.warmUpStepTime > 0 ? 2 : 1;
     for (std::size_t k = 0; k < f.stepTimes.size(); ++k) {
-      runs[run].steps << static_cast<double>(firstStep + static_cast<int>(k));
+      runs[run].steps << static_cast<double>(f.stepNumbers[k]);
       runs[run].ms << static_cast<double>(f.stepTimes[k]) / 1e6;
     }
   }
@@ -107,8 +106,7 @@ QWidget* ComparePanel::stepTimesTab() {
                               "recordings of the same program (docs/compare.md)"));
   layout->addWidget(spreadLabel_);
   stepChart_ = new StepTimesChart(QString(), StepTimesChart::Frame::Compact, tab);
-  stepChart_->setToolTip(tr("Each run's step time in each step after its warm-up (the warm-up, when there was one, "
-                            "is step 1)"));
+  stepChart_->setToolTip(tr("Each run's step time in each step after its warm-up, by step number"));
   // The dock is short at 1024x700: the chart takes what the tab has.
   stepChart_->plot()->setMinimumHeight(60);
   layout->addWidget(stepChart_, 1);

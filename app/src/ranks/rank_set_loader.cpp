@@ -1,5 +1,6 @@
 #include "ranks/rank_set_loader.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -14,6 +15,16 @@ namespace gapscope::app {
 
 namespace {
 
+// A rank's trace as a document names it: absolute, or relative to where
+// `ranks` ran, which may be here or the document's own folder (a set's
+// document saved beside it); as written when neither holds the file.
+std::string traceOfDocument(const std::string& file, const QDir& documentFolder) {
+  const QString named = QString::fromStdString(file);
+  if (QFileInfo(named).isAbsolute() || QFileInfo::exists(named)) return file;
+  const QString besideDocument = documentFolder.filePath(named);
+  return QFileInfo::exists(besideDocument) ? besideDocument.toStdString() : file;
+}
+
 // A saved `ranks --format json` document (the CLI's or the Dask path's):
 // the analysis as it was written, each rank's row naming its trace where
 // the run was recorded; no tables, so no heat map cells.
@@ -22,6 +33,8 @@ RanksOutcome readDocument(const QString& path, std::atomic<std::size_t>& done, s
   total.store(1);
   try {
     ranks::RanksDocument doc = ranks::readRanksDocument(path.toStdString());
+    const QDir folder = QFileInfo(path).absoluteDir();
+    for (ranks::RankRow& row : doc.analysis.ranks) row.file = traceOfDocument(row.file, folder);
     LoadedRanks loaded;
     for (const ranks::RankRow& row : doc.analysis.ranks) {
       loaded.tables.emplace_back();
@@ -46,9 +59,10 @@ bool isRanksDocument(const QStringList& arguments) {
 
 }  // namespace
 
-RanksOutcome loadRanks(const QStringList& arguments, const std::atomic<bool>& cancel,
+RanksOutcome loadRanks(const QStringList& arguments, RunSource source, const std::atomic<bool>& cancel,
                        std::atomic<std::size_t>& done, std::atomic<std::size_t>& total) {
-  if (isRanksDocument(arguments)) return readDocument(arguments.first(), done, total);
+  if (source == RunSource::TracesOrDocument && isRanksDocument(arguments))
+    return readDocument(arguments.first(), done, total);
   RanksOutcome out;
   std::vector<std::string> files;
   try {
@@ -92,12 +106,13 @@ RankSetLoader::~RankSetLoader() {
   watcher_.waitForFinished();
 }
 
-bool RankSetLoader::load(const QStringList& arguments) {
+bool RankSetLoader::load(const QStringList& arguments, RunSource source) {
   if (busy()) return false;
   cancel_.store(false);
   done_.store(0);
   total_.store(0);
-  watcher_.setFuture(QtConcurrent::run([this, arguments] { return loadRanks(arguments, cancel_, done_, total_); }));
+  watcher_.setFuture(
+      QtConcurrent::run([this, arguments, source] { return loadRanks(arguments, source, cancel_, done_, total_); }));
   poll_.start();
   emit started();
   emit progress(0, 0);

@@ -25,10 +25,14 @@ struct RanksOutcome {
   bool cancelled = false;
 };
 
+// What a run may be read from: its rank traces, or also the ranks document
+// (the JSON `gapscope-cli ranks` and the Dask path write) of a run to
+// compare with; the Ranks window itself needs the traces' per-step cells.
+enum class RunSource { Traces, TracesOrDocument };
+
 // What the worker runs: names the files of `arguments`, reads them and
-// analyses the set; or reads the one ranks document `arguments` names (the
-// JSON `gapscope-cli ranks` and the Dask path write).
-RanksOutcome loadRanks(const QStringList& arguments, const std::atomic<bool>& cancel,
+// analyses the set; or reads the one ranks document `arguments` names.
+RanksOutcome loadRanks(const QStringList& arguments, RunSource source, const std::atomic<bool>& cancel,
                        std::atomic<std::size_t>& done, std::atomic<std::size_t>& total);
 
 class RankSetLoader : public QObject {
@@ -40,7 +44,7 @@ class RankSetLoader : public QObject {
 
   bool busy() const { return watcher_.isRunning(); }
   // `arguments`: a directory, files, or glob patterns. False while busy.
-  bool load(const QStringList& arguments);
+  bool load(const QStringList& arguments, RunSource source = RunSource::Traces);
   void cancel();
 
  signals:

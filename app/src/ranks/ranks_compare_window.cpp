@@ -165,7 +165,7 @@ QWidget* RanksCompareWindow::buildJobTable() {
 
 bool RanksCompareWindow::open(std::shared_ptr<const LoadedRanks> a, const QString& nameA,
                               const QStringList& argumentsB) {
-  if (!loader_->load(argumentsB)) return false;
+  if (!loader_->load(argumentsB, RunSource::TracesOrDocument)) return false;
   a_ = std::move(a);
   nameA_ = nameA;
   nameB_ = argumentsB.join(QStringLiteral(", "));

@@ -54,6 +54,7 @@ void fromSteps(const std::vector<analysis::StepStats>& steps, RunFigures& f) {
     kernels += s.kernels;
     launches += s.launches;
     times.push_back(s.cpuNs());
+    f.stepNumbers.push_back(s.number);
     f.stepTimeTotal = addSaturating(f.stepTimeTotal, s.cpuNs());
   }
   f.steps = steps.size();
@@ -74,6 +75,7 @@ void fromWholeTrace(const analysis::TraceAnalysis& run, RunFigures& f) {
   f.steps = 1;
   f.stepTimeMedian = f.stepTimeP90 = f.stepTimeTotal = run.summary().span();
   f.stepTimes = {f.stepTimeMedian};
+  f.stepNumbers = {1};
   f.gpuBusyPct = 100.0 * totals.busyShare();  // the verdict's, as the trace has no steps
   setPerStep(f, totals, run.summary().kernels, gaps.launchStats.kernelLaunchCalls);
 }

@@ -12,8 +12,10 @@
 namespace gapscope::compare {
 namespace {
 
-// Both sides below this many steps and no ties: the exact distribution.
-constexpr std::size_t kExactBelow = 8;
+// No ties, the run with fewer steps at most this many (scipy's rule) and
+// the other at most kExactLargerAtMost: the exact distribution.
+constexpr std::size_t kExactSmallerAtMost = 8;
+constexpr std::size_t kExactLargerAtMost = 1000;
 
 struct Ranked {
   double rankSumA = 0;  // of A's steps, ranks 1..N, a tie group sharing its mean rank
@@ -48,24 +50,19 @@ double choose(std::size_t n, std::size_t k) {
 
 // How many of the C(m+n, m) orderings of m and n steps give each U, 0..mn:
 // the last step of the pooled order is A's (it beats all n of B's) or B's.
+// Only additions, so the counts stay exact as far as a double holds them.
 std::vector<double> exactCounts(std::size_t m, std::size_t n) {
-  // counts[i][j]: the distribution for i steps of A and j of B.
-  std::vector<std::vector<std::vector<double>>> counts(m + 1, std::vector<std::vector<double>>(n + 1));
-  for (std::size_t i = 0; i <= m; ++i) {
-    for (std::size_t j = 0; j <= n; ++j) {
-      std::vector<double>& c = counts[i][j];
-      c.assign(i * j + 1, 0.0);
-      if (i == 0 || j == 0) {
-        c[0] = 1;
-        continue;
-      }
-      const std::vector<double>& lastA = counts[i - 1][j];
-      const std::vector<double>& lastB = counts[i][j - 1];
+  // ofA[i]: the distribution for i steps of A and the j of B so far.
+  std::vector<std::vector<double>> ofA(m + 1, std::vector<double>{1.0});
+  for (std::size_t j = 1; j <= n; ++j) {
+    for (std::size_t i = 1; i <= m; ++i) {
+      std::vector<double>& c = ofA[i];  // (i, j - 1), made (i, j) here
+      c.resize(i * j + 1, 0.0);
+      const std::vector<double>& lastA = ofA[i - 1];  // (i - 1, j), already made
       for (std::size_t u = 0; u < lastA.size(); ++u) c[u + j] += lastA[u];
-      for (std::size_t u = 0; u < lastB.size(); ++u) c[u] += lastB[u];
     }
   }
-  return counts[m][n];
+  return ofA[m];
 }
 
 double exactPValue(std::size_t m, std::size_t n, double u) {
@@ -99,9 +96,14 @@ double smallestPValue(std::size_t m, std::size_t n, SpreadMethod method) {
   return normalPValue(dm, dn, dm * dn, 0.0);
 }
 
+// Two significant digits, never rounded up to the threshold: "p = 0.0031",
+// "p = 0.023", "p = 0.0499", "p = 0.21".
 std::string pEquals(double p) {
   if (p < 0.001) return "p < 0.001";
-  return "p = " + format::formatFixed(p, p < 0.1 ? 3 : 2);  // two significant digits or so
+  int decimals = p < 0.01 ? 4 : p < 0.1 ? 3 : 2;
+  const auto rounded = [&](int d) { return std::round(p * std::pow(10.0, d)) / std::pow(10.0, d); };
+  while (p < kSpreadSignificance && rounded(decimals) >= kSpreadSignificance) ++decimals;
+  return "p = " + format::formatFixed(p, decimals);
 }
 
 }  // namespace
@@ -115,10 +117,11 @@ StepSpreadTest stepSpreadTest(const std::vector<TimeNs>& a, const std::vector<Ti
   const auto m = static_cast<double>(a.size());
   const auto n = static_cast<double>(b.size());
   t.u = r.rankSumA - m * (m + 1.0) / 2.0;
-  const bool exact = a.size() < kExactBelow && b.size() < kExactBelow && r.tieTerm == 0;
+  const bool exact = r.tieTerm == 0 && std::min(a.size(), b.size()) <= kExactSmallerAtMost &&
+                     std::max(a.size(), b.size()) <= kExactLargerAtMost;
   t.method = exact ? SpreadMethod::Exact : SpreadMethod::Normal;
   t.pValue = exact ? exactPValue(a.size(), b.size(), t.u) : normalPValue(m, n, t.u, r.tieTerm);
-  t.canTell = smallestPValue(a.size(), b.size(), t.method) < kSpreadSignificance;
+  t.canTell = t.beyondSpread() || smallestPValue(a.size(), b.size(), t.method) < kSpreadSignificance;
   return t;
 }
 
@@ -130,6 +133,13 @@ std::string spreadClause(const StepSpreadTest& t) {
   return "within the steps' spread" + test + ": record each run again to tell";
 }
 
-const char* spreadMethodName(SpreadMethod m) { return m == SpreadMethod::Exact ? "exact" : "normal"; }
+const char* spreadMethodName(SpreadMethod m) {
+  switch (m) {
+    case SpreadMethod::Exact: return "exact";
+    case SpreadMethod::Normal: return "normal";
+    case SpreadMethod::None: break;
+  }
+  return "none";
+}
 
 }  // namespace gapscope::compare

@@ -51,6 +51,7 @@ struct RunFigures {
   TimeNs stepTimeP90 = 0;
   TimeNs stepTimeTotal = 0;  // sum over the steps
   std::vector<TimeNs> stepTimes;  // each step's, in step order (the whole trace: its span)
+  std::vector<std::int64_t> stepNumbers;  // theirs (StepStats::number; the whole trace: 1)
   // A warm-up first step (StepStats::warmUp: start-up, compilation), left
   // out of `steps` and every figure per step: its length; 0 when none was.
   TimeNs warmUpStepTime = 0;

@@ -17,7 +17,7 @@ namespace gapscope::compare {
 // Below this p-value the steps count as told apart.
 inline constexpr double kSpreadSignificance = 0.05;
 
-enum class SpreadMethod { Exact, Normal };
+enum class SpreadMethod { None, Exact, Normal };
 
 struct StepSpreadTest {
   std::size_t stepsA = 0;
@@ -26,15 +26,18 @@ struct StepSpreadTest {
   // longer, a tie counting half. 0 .. stepsA x stepsB.
   double u = 0;
   double pValue = 1;  // two-sided
-  // Exact: U's own distribution (fewer than 8 steps on each side and no
-  // ties); Normal: the normal approximation with the ties' correction and a
-  // continuity correction (as scipy.stats.mannwhitneyu chooses).
-  SpreadMethod method = SpreadMethod::Normal;
-  // Whether the runs have the steps for any outcome to reach
-  // kSpreadSignificance (with 3 steps a side the smallest p is 0.1).
+  // Exact: U's own distribution (no ties, and at most 8 steps in the run
+  // with fewer, as scipy.stats.mannwhitneyu chooses; and at most 1,000 in
+  // the other, which keeps its cost bounded); Normal: the normal
+  // approximation with the ties' correction and a continuity correction;
+  // None: a run without steps, no test.
+  SpreadMethod method = SpreadMethod::None;
+  // Whether the runs have the steps to tell them apart: some outcome could
+  // reach kSpreadSignificance (with 3 steps a side and no ties the
+  // smallest p is 0.1), or this one did.
   bool canTell = false;
 
-  bool beyondSpread() const { return canTell && pValue < kSpreadSignificance; }
+  bool beyondSpread() const { return pValue < kSpreadSignificance; }
 };
 
 StepSpreadTest stepSpreadTest(const std::vector<TimeNs>& a, const std::vector<TimeNs>& b);
@@ -45,6 +48,6 @@ StepSpreadTest stepSpreadTest(const std::vector<TimeNs>& a, const std::vector<Ti
 // "too few steps (3 and 2) to tell from their spread".
 std::string spreadClause(const StepSpreadTest& t);
 
-const char* spreadMethodName(SpreadMethod m);  // "exact", "normal"
+const char* spreadMethodName(SpreadMethod m);  // "none", "exact", "normal"
 
 }  // namespace gapscope::compare
