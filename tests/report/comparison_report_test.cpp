@@ -9,6 +9,10 @@
 #include <sstream>
 
 #include "../compare/run_maker.h"
+#include "../support/unmarked_loop.h"
+#include "gapscope/format/duration.h"
+#include "gapscope/format/escape.h"
+#include "gapscope/io/chrome_reader.h"
 #include "gapscope/report/comparison_report.h"
 #include "html_check.h"
 
@@ -83,6 +87,43 @@ TEST(ComparisonReport, CsvFolderAndAtomicWrites) {
   EXPECT_NE(writeComparisonReport(r, ReportFormat::Html, "/nonexistent-dir/x.html"), "");
   std::filesystem::remove_all(dir);
   std::filesystem::remove(html);
+}
+
+}  // namespace
+}  // namespace gapscope::report
+
+namespace gapscope::report {
+namespace {
+
+std::shared_ptr<const analysis::TraceAnalysis> loadTrace(const std::string& relative) {
+  io::LoadResult r = io::loadChromeTrace(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + relative);
+  EXPECT_TRUE(r.ok()) << r.error;
+  return std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace)));
+}
+
+// The training script eager and compiled (tests/data/h100-user): the HTML
+// draws a dot per iteration after the warm-up, titled with its step number
+// and the time from one data loader next() to the next, counted in the
+// JSON, under the spread test in words.
+TEST(ComparisonReport, HtmlDrawsEachStepOfEachRun) {
+  const char* runs[2] = {"h100-user/eager-torch.json.gz", "h100-user/compiled-torch.json.gz"};
+  const std::string html =
+      renderComparisonHtml(buildComparisonReport(compare::compareTraces(*loadTrace(runs[0]), *loadTrace(runs[1]))));
+  EXPECT_EQ(testing::checkWellFormedHtml(html), "");
+  EXPECT_NE(html.find("<p class=\"meta\">Beyond the steps&#39; spread (p &lt; 0.001 over 11 and 11 steps)</p>"),
+            std::string::npos);
+  std::size_t dots = 0;
+  for (std::size_t at = html.find("<circle"); at != std::string::npos; at = html.find("<circle", at + 1)) ++dots;
+  EXPECT_EQ(dots, 22u);
+  for (int run = 0; run < 2; ++run) {
+    const auto loop = gapscope::testing::unmarkedLoopFromJson(std::string(GAPSCOPE_TEST_DATA_DIR) + "/" + runs[run]);
+    for (std::size_t step = 2; step <= 12; ++step) {  // the first, a warm-up, left out
+      const TimeNs ns = loop.nextStarts[step] - loop.nextStarts[step - 1];
+      const std::string title = std::string(run == 0 ? "A" : "B") + ", step " + std::to_string(step) + ": " +
+                                format::escapeHtml(format::formatDuration(ns));
+      EXPECT_NE(html.find("<title>" + title + "</title>"), std::string::npos) << title;
+    }
+  }
 }
 
 }  // namespace

@@ -43,13 +43,6 @@ std::array<StepSeries, 2> traceStepSeries(const compare::Comparison& c) {
   return runs;
 }
 
-// "Beyond the steps' spread (p < 0.001 over 11 and 11 steps)".
-QString spreadSentence(const compare::StepSpreadTest& t) {
-  QString s = QString::fromStdString(compare::spreadClause(t));
-  if (!s.isEmpty()) s[0] = s[0].toUpper();
-  return s;
-}
-
 // The one name, where the run has it.
 std::vector<std::string> nameIf(bool present, const std::string& name) {
   return present ? std::vector<std::string>{name} : std::vector<std::string>{};
@@ -145,7 +138,8 @@ void ComparePanel::setReport(const report::ComparisonReport& report) {
   spreadLabel_->setText(report_.comparison.runs[0].file.empty()
                             ? QString()
                             : StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") +
-                                  spreadSentence(report_.comparison.stepSpread).toHtmlEscaped());
+                                  QString::fromStdString(compare::spreadSentence(report_.comparison.stepSpread))
+                                      .toHtmlEscaped());
   // Names and kernel lists run to hundreds of characters: no column wider
   // than this (the whole text is the cell's tooltip).
   constexpr int kMaxColumnWidth = 380;

@@ -4,6 +4,7 @@
 #include "gapscope/compare/step_spread.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <utility>
 
@@ -131,6 +132,12 @@ std::string spreadClause(const StepSpreadTest& t) {
   const std::string test = " (" + pEquals(t.pValue) + " over " + steps + " steps)";
   if (t.beyondSpread()) return "beyond the steps' spread" + test;
   return "within the steps' spread" + test + ": record each run again to tell";
+}
+
+std::string spreadSentence(const StepSpreadTest& t) {
+  std::string s = spreadClause(t);
+  s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  return s;
 }
 
 const char* spreadMethodName(SpreadMethod m) {

@@ -58,7 +58,11 @@ std::string renderComparisonHtml(const ComparisonReport& r) {
   out += "</header>\n";
   for (const Part& part : parts()) {
     out += "<section>\n<h2>" + h(part.heading) + "</h2>\n";
-    if (std::string_view(part.heading) == "Per step") out += "<h3>A step of each run</h3>\n" + stepBarsSvg(c) + "\n";
+    if (std::string_view(part.heading) == "Per step") {
+      out += "<h3>A step of each run</h3>\n" + stepBarsSvg(c) + "\n";
+      out += "<h3>Each step of each run</h3>\n<p class=\"meta\">" + h(compare::spreadSentence(c.stepSpread)) + "</p>\n" +
+             stepTimesSvg(c) + "\n";
+    }
     for (const char* id : part.tables)
       if (const Table* t = r.table(id)) htmlTableWithHeading(out, forPeople(*t, r.humanRows));
     out += "</section>\n";

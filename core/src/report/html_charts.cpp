@@ -210,7 +210,7 @@ std::string stepBarsSvg(const compare::Comparison& c) {
     for (const auto& [ns, color] : b.parts) total += ns;
     longest = std::max({longest, total, b.step});
   }
-  const double W = 1000, left = 34, right = 150, top = 34, lane = 34, gap = 16;
+  const double W = 1000, left = 34, right = 190, top = 34, lane = 34, gap = 16;  // right: the mean step's label
   const double plotW = W - left - right, H = top + 2 * lane + gap + 28;
   auto width = [&](TimeNs ns) { return plotW * static_cast<double>(ns) / static_cast<double>(longest); };
   std::string s = svgOpen(W, H, "A step of run A and of run B: GPU busy, idle by cause, outside the GPU window");
@@ -233,6 +233,64 @@ std::string stepBarsSvg(const compare::Comparison& c) {
     s += line(x, axisY, x, axisY + 5, "axis");
     const std::string label = format::formatDuration(partOf(longest, i, 4), format::DurationStyle::AxisLabel);
     s += text(x, axisY + 18, format::escapeHtml(label), "tick", i == 0 ? "start" : i == 4 ? "end" : "middle");
+  }
+  return s + "</svg>";
+}
+
+std::string stepTimesSvg(const compare::Comparison& c) {
+  // As the app's Step times tab draws them (panels/step_times_chart.cpp).
+  constexpr std::array<const char*, 2> kRunColours = {"#3b82c4", "#e07b26"};
+  TimeNs longest = 1;
+  std::int64_t first = 0, last = 0;
+  bool any = false;
+  for (const compare::RunFigures& r : c.runs) {
+    for (std::size_t k = 0; k < r.stepTimes.size(); ++k) {
+      longest = std::max(longest, r.stepTimes[k]);
+      first = any ? std::min(first, r.stepNumbers[k]) : r.stepNumbers[k];
+      last = any ? std::max(last, r.stepNumbers[k]) : r.stepNumbers[k];
+      any = true;
+    }
+  }
+  if (!any) return "";
+  const double W = 1000, left = 64, right = 16, top = 30, plotH = 160, axis = 30;
+  const double plotW = W - left - right, H = top + plotH + axis;
+  const double yMax = niceMax(static_cast<double>(longest) * 1.05);
+  const double span = static_cast<double>(std::max<std::int64_t>(last - first, 1));
+  auto xOf = [&](std::int64_t step) {
+    return last == first ? left + plotW / 2 : left + plotW * static_cast<double>(step - first) / span;
+  };
+  auto yOf = [&](double t) { return top + plotH - plotH * t / yMax; };
+  std::string s = svgOpen(W, H, "The step time of each step of run A and of run B");
+  for (std::size_t run = 0; run < 2; ++run) {
+    const double x = left + 140.0 * static_cast<double>(run);
+    s += "<line x1=\"" + num(x) + "\" y1=\"14\" x2=\"" + num(x + 18) + "\" y2=\"14\" stroke=\"" +
+         kRunColours[run] + "\" stroke-width=\"2\"/>";
+    s += text(x + 24, 18, run == 0 ? "A" : "B", "lbl");
+  }
+  for (int i = 0; i <= 4; ++i) {
+    const double t = yMax * i / 4;
+    s += line(left, yOf(t), left + plotW, yOf(t), "grid");
+    s += text(left - 6, yOf(t) + 4,
+              format::escapeHtml(format::formatDuration(static_cast<TimeNs>(t), format::DurationStyle::AxisLabel)),
+              "tick", "end");
+  }
+  const std::int64_t every = std::max<std::int64_t>(1, (last - first) / 10 + 1);
+  for (std::int64_t step = first; step <= last; step += every)
+    s += text(xOf(step), top + plotH + 18, std::to_string(step), "tick", "middle");
+  for (std::size_t run = 0; run < 2; ++run) {
+    const compare::RunFigures& r = c.runs[run];
+    std::string points;
+    std::string dots;
+    for (std::size_t k = 0; k < r.stepTimes.size(); ++k) {
+      const double x = xOf(r.stepNumbers[k]);
+      const double y = yOf(static_cast<double>(r.stepTimes[k]));
+      points += (k ? " " : "") + num(x) + "," + num(y);
+      dots += "<circle cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"3.5\" fill=\"" + kRunColours[run] +
+              "\"><title>" + (run == 0 ? "A" : "B") + ", step " + std::to_string(r.stepNumbers[k]) + ": " +
+              format::escapeHtml(format::formatDuration(r.stepTimes[k])) + "</title></circle>";
+    }
+    s += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + kRunColours[run] + "\" stroke-width=\"2\"/>";
+    s += dots;
   }
   return s + "</svg>";
 }

@@ -47,6 +47,9 @@ StepSpreadTest stepSpreadTest(const std::vector<TimeNs>& a, const std::vector<Ti
 // spread (p = 0.21 over 15 and 15 steps): record each run again to tell",
 // "too few steps (3 and 2) to tell from their spread".
 std::string spreadClause(const StepSpreadTest& t);
+// The same as a sentence of its own, under a chart of the steps: "Beyond
+// the steps' spread (p < 0.001 over 11 and 11 steps)".
+std::string spreadSentence(const StepSpreadTest& t);
 
 const char* spreadMethodName(SpreadMethod m);  // "none", "exact", "normal"
 
