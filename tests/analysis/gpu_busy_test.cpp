@@ -2,6 +2,7 @@
 // per stream and per device, checked against a brute-force count made here
 // nanosecond by nanosecond.
 #include "gapscope/analysis/gpu_busy.h"
+#include "gapscope/analysis/percent.h"
 
 #include <gtest/gtest.h>
 
@@ -132,6 +133,24 @@ TEST(GpuBusy, MatchesABruteForceCountOnRandomTraces) {
     for (const BusyRow& s : busy.streams)
       EXPECT_EQ(s.busy, static_cast<TimeNs>(streamMarks[{s.device, s.stream}].size())) << "round " << round;
   }
+}
+
+}  // namespace
+}  // namespace gapscope::analysis
+
+namespace gapscope::analysis {
+namespace {
+
+// A whole past 2^53 / 100 ns (a fuzzer's trace of far times): 100 x part
+// rounds before the division did, and a part equal to its whole came out
+// at 100.00000000000001 %.
+TEST(PercentOf, APartNoLargerThanItsWholeIsAtMostAHundred) {
+  const TimeNs whole = 215343976223493482;
+  EXPECT_NE(100.0 * static_cast<double>(whole) / static_cast<double>(whole), 100.0);  // the old order
+  EXPECT_EQ(percentOf(whole, whole), 100.0);
+  for (TimeNs part : {whole - 1, whole / 2, TimeNs{1}, TimeNs{0}}) EXPECT_LE(percentOf(part, whole), 100.0) << part;
+  EXPECT_EQ(percentOf(5, 0), 0.0);
+  EXPECT_DOUBLE_EQ(percentOf(1, 4), 25.0);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compare/compare_detail.h"
+#include "gapscope/analysis/percent.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/model/time_limits.h"
 
@@ -127,8 +128,7 @@ std::string stepNameOf(const Trace& trace, const GapAnalysis& gaps) {
 }  // namespace
 
 double RunFigures::idleSharePct(GapCause cause) const {
-  return activePerStep > 0 ? 100.0 * static_cast<double>(idlePerStep[cause]) / static_cast<double>(activePerStep)
-                           : 0.0;
+  return activePerStep > 0 ? analysis::percentOf(idlePerStep[cause], activePerStep) : 0.0;
 }
 
 RunFigures runFigures(const analysis::TraceAnalysis& run) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "gapscope/analysis/percent.h"
 #include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
@@ -100,9 +101,7 @@ KernelTable buildKernelTable(const Trace& trace, std::optional<TimeRange> range)
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     KernelRow& row = table.rows[i];
     row.stdDevNs = std::sqrt(stats[i].m2 / static_cast<double>(row.calls));
-    row.pctGpu = table.gpuTotal == 0 ? 0.0
-                                     : 100.0 * static_cast<double>(row.total) /
-                                           static_cast<double>(table.gpuTotal);
+    row.pctGpu = percentOf(row.total, table.gpuTotal);
     if (stats[i].occupancyCalls > 0) {
       row.occupancyPct = stats[i].occupancySum / static_cast<double>(stats[i].occupancyCalls);
     }

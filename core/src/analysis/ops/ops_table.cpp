@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/ops/op_events.h"
+#include "gapscope/analysis/percent.h"
 #include "gapscope/model/time_limits.h"
 
 namespace gapscope::analysis {
@@ -175,15 +176,9 @@ OpTable buildOpTable(const Trace& trace, const OpTableOptions& options) {
   return table;
 }
 
-namespace {
-double percent(TimeNs part, TimeNs whole) {
-  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
-}
-}  // namespace
-
-double OpTable::selfCpuPct(const OpRow& r) const { return percent(r.selfCpu, selfCpuTotal); }
-double OpTable::cpuTotalPct(const OpRow& r) const { return percent(r.cpuTotal, selfCpuTotal); }
-double OpTable::selfDevicePct(const OpRow& r) const { return percent(r.selfDevice, selfDeviceTotal); }
-double OpTable::deviceTotalPct(const OpRow& r) const { return percent(r.deviceTotal, selfDeviceTotal); }
+double OpTable::selfCpuPct(const OpRow& r) const { return percentOf(r.selfCpu, selfCpuTotal); }
+double OpTable::cpuTotalPct(const OpRow& r) const { return percentOf(r.cpuTotal, selfCpuTotal); }
+double OpTable::selfDevicePct(const OpRow& r) const { return percentOf(r.selfDevice, selfDeviceTotal); }
+double OpTable::deviceTotalPct(const OpRow& r) const { return percentOf(r.deviceTotal, selfDeviceTotal); }
 
 }  // namespace gapscope::analysis
