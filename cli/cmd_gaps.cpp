@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "command.h"
+#include "gapscope/analysis/percent.h"
 #include "gapscope/analysis/gap_list.h"
 #include "gapscope/analysis/gaps.h"
 #include "gapscope/format/escape.h"
@@ -312,8 +313,7 @@ void printCsv(std::ostream& out, const Trace& t, const GapAnalysis& a,
 // --- text ------------------------------------------------------------------
 
 std::string pct(TimeNs part, TimeNs whole) {
-  const double share = whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-  return format::formatPercent(share, kTablePercent);
+  return format::formatPercent(whole > 0 ? analysis::percentOf(part, whole) : 0.0, kTablePercent);
 }
 
 void printUtilization(std::ostream& out, const std::string& title,

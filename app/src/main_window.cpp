@@ -32,6 +32,7 @@
 #include "dock_room.h"
 #include "elided_label.h"
 #include "app_setup.h"
+#include "gapscope/analysis/percent.h"
 #include "gapscope/version.h"
 #include "models/table_format.h"
 #include "gapscope/format/number.h"
@@ -470,7 +471,7 @@ void MainWindow::showRange() {
                                             durationText(range->start - session_->layout().contentStart()));
   if (!session_->rangeName().isEmpty()) text = session_->rangeName() + QStringLiteral(": ") + text;
   for (const auto& [device, busy] : analysis::busyIn(session_->analysis().busy(), *range)) {
-    const double pct = 100.0 * static_cast<double>(busy) / static_cast<double>(range->duration());
+    const double pct = analysis::percentOf(busy, range->duration());
     text += tr(" · GPU %1 busy %2 (%3)").arg(device).arg(utf8(format::formatPercent(pct, format::PercentStyle::AppTable)),
                                             durationText(busy));
   }

@@ -11,6 +11,7 @@
 
 #include "app_setup.h"
 #include "calltree/call_tree_text.h"
+#include "gapscope/analysis/percent.h"
 #include "gapscope/timeline/layout.h"
 #include "models/table_format.h"
 
@@ -142,9 +143,7 @@ void FlameGraphWidget::paintEvent(QPaintEvent*) {
 }
 
 QString FlameGraphWidget::frameTooltip(const FlameFrame& frame) const {
-  const QString share = layout_.total > 0 ? percentText(100.0 * static_cast<double>(frame.value) /
-                                                        static_cast<double>(layout_.total))
-                                          : QString();
+  const QString share = layout_.total > 0 ? percentText(analysis::percentOf(frame.value, layout_.total)) : QString();
   QString text = QStringLiteral("<b>%1</b><br>%2: %3 (%4 of the view)")
                      .arg(frameName(frame).toHtmlEscaped(), metricLabel(options_.metric),
                           metricValueText(options_.metric, frame.value), share);
