@@ -120,6 +120,23 @@ TEST_F(ComparePair, TheStepTimesTabShowsEachRunsStepsAndTheirSpread) {
   EXPECT_TRUE(panel->spreadLabel()->text().endsWith(QStringLiteral("Beyond the steps' spread (p &lt; 0.001 over 11 and 11 steps)")))
       << panel->spreadLabel()->text().toStdString();
   EXPECT_TRUE(w().verdictText().contains(QStringLiteral("beyond the steps' spread (p < 0.001 over 11 and 11 steps)")));
+
+  // A click on B's step 7 aligns both timelines there (the 7th step of
+  // each: index 6, the warm-up being step 1).
+  panel->tabs()->setCurrentWidget(chart->parentWidget());
+  QCoreApplication::processEvents();
+  chart->plot()->replot();
+  const QCPGraph* b = chart->plot()->graph(2);
+  const auto point = b->data()->findBegin(7.0, false);
+  ASSERT_DOUBLE_EQ(point->key, 7.0);
+  const QPoint at(static_cast<int>(b->keyAxis()->coordToPixel(point->key)),
+                  static_cast<int>(b->valueAxis()->coordToPixel(point->value)));
+  ASSERT_TRUE(chart->pointAt(at));
+  EXPECT_EQ(chart->pointAt(at)->run, 1);
+  EXPECT_EQ(chart->pointAt(at)->step, 7);
+  QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, at);
+  EXPECT_EQ(w().alignedStep(), 6);
+  EXPECT_EQ(w().findChild<QComboBox*>(QStringLiteral("alignStep"))->currentText(), QStringLiteral("step 7"));
 }
 
 TEST_F(ComparePair, AKernelRowHighlightsItsSlicesInBothRuns) {

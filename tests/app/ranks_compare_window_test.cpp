@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -22,11 +23,13 @@
 #include "gapscope/ranks/ranks_json.h"
 #include "models/rank_compare_model.h"
 #include "models/table_format.h"
+#include "panels/step_times_chart.h"
 #include "panels/table_panel.h"
 #include "rank_set_generator.h"
 #include "ranks/ranks_compare_window.h"
 #include "ranks/ranks_window.h"
-#include "panels/step_times_chart.h"
+
+#include <qcustomplot.h>
 
 using namespace gapscope;
 using namespace gapscope::app;
@@ -120,6 +123,27 @@ TEST_F(RanksCompareWindowTest, ShowsTheCoreComparison) {
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->data(model->index(2, RankCompareModel::StragglingA)).toString(), QStringLiteral("1"));
   EXPECT_EQ(model->data(model->index(2, RankCompareModel::StragglingB)).toString(), QStringLiteral("0"));
+}
+
+// A click on run A's step 5 in the chart (rank 2's late step) asks for the
+// compare window on rank 2's traces, aligned at step 5.
+TEST_F(RanksCompareWindowTest, AClickOnAStepInTheChartAsksForItsSlowestRank) {
+  QSignalSpy asked(ranks_.get(), &RanksWindow::compareRanks);
+  compare_->show();
+  compare_->resize(1280, 800);
+  QCoreApplication::processEvents();
+  StepTimesChart* chart = compare_->chart();
+  chart->plot()->replot();
+  const QCPGraph* a = chart->plot()->graph(0);
+  const auto point = a->data()->findBegin(5.0, false);
+  ASSERT_DOUBLE_EQ(point->key, 5.0);
+  const QPoint at(static_cast<int>(a->keyAxis()->coordToPixel(point->key)),
+                  static_cast<int>(a->valueAxis()->coordToPixel(point->value)));
+  QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, at);
+  ASSERT_EQ(asked.count(), 1);
+  EXPECT_EQ(asked.at(0).at(0).toString(), a_ + QStringLiteral("/rank-2.json"));
+  EXPECT_EQ(asked.at(0).at(1).toString(), b_ + QStringLiteral("/rank-2.json"));
+  EXPECT_EQ(asked.at(0).at(2).toLongLong(), 5);
 }
 
 TEST_F(RanksCompareWindowTest, DoubleClicksAskForTheCompareWindowOnTheRightFiles) {

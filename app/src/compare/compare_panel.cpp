@@ -99,7 +99,9 @@ QWidget* ComparePanel::stepTimesTab() {
                               "recordings of the same program (docs/compare.md)"));
   layout->addWidget(spreadLabel_);
   stepChart_ = new StepTimesChart(QString(), StepTimesChart::Frame::Compact, tab);
-  stepChart_->setToolTip(tr("Each run's step time in each step after its warm-up, by step number"));
+  stepChart_->setToolTip(tr("Each run's step time in each step after its warm-up, by step number; click a step to "
+                            "align the timelines there"));
+  connect(stepChart_, &StepTimesChart::stepClicked, this, &ComparePanel::stepPicked);
   // The dock is short at 1024x700: the chart takes what the tab has.
   stepChart_->plot()->setMinimumHeight(60);
   layout->addWidget(stepChart_, 1);

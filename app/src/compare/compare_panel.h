@@ -44,6 +44,10 @@ class ComparePanel : public QWidget {
   void activateGroup(int row);
   void activateOp(int row);
 
+ signals:
+  // A step of run `run` (0: A, 1: B) was clicked in the Step times chart.
+  void stepPicked(int run, qint64 step);
+
  private:
   QWidget* perStepTab();
   QWidget* stepTimesTab();

@@ -98,6 +98,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   link_ = new ScaleLink(views_[A]->timeline(), views_[B]->timeline(), this);
 
   panel_ = new ComparePanel({sessions_[A], sessions_[B]}, this);
+  connect(panel_, &ComparePanel::stepPicked, this, &CompareWindow::alignAtStepNumbered);
   auto* dock = new QDockWidget(tr("Compare"), this);
   dock->setObjectName(QStringLiteral("compareDock"));
   dock->setWidget(panel_);
@@ -267,6 +268,20 @@ const std::vector<analysis::StepStats>& CompareWindow::steps(Side side) const {
 }
 
 int CompareWindow::alignedStep() const { return stepChoice_->currentIndex() - 1; }
+
+bool CompareWindow::alignAtStepNumbered(int side, qint64 number) {
+  if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace()) return false;
+  const std::vector<analysis::StepStats>& own = steps(side == A ? A : B);
+  const std::size_t common = std::min(steps(A).size(), steps(B).size());
+  for (std::size_t i = 0; i < common && i < own.size(); ++i) {
+    if (own[i].number != number) continue;
+    alignAtStep(static_cast<int>(i));
+    return true;
+  }
+  statusBar()->showMessage(tr("Step %1 of %2 has no step of the other run to align with").arg(number).arg(side == A ? "A" : "B"),
+                           5000);
+  return false;
+}
 
 void CompareWindow::alignAtStep(int index) {
   if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace()) return;

@@ -52,6 +52,9 @@ class CompareWindow : public QMainWindow {
   // aligned at the start of the runs' GPU work.
   int alignedStep() const;
   void alignAtStep(int index);
+  // Aligns at the step numbered `number` in run `side` (its index there);
+  // false where that run has no such step among those both runs have.
+  bool alignAtStepNumbered(int side, qint64 number);
   QString lastError() const { return lastError_; }
   ComparePanel* panel() const { return panel_; }
   // The comparison of the two runs; nullptr until both are in and compared.

@@ -3,7 +3,11 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <QMouseEvent>
+#include <QToolTip>
+
 #include <algorithm>
+#include <cmath>
 
 #include "panels/plot_style.h"
 
@@ -59,7 +63,49 @@ StepTimesChart::StepTimesChart(const QString& ringName, Frame frame, QWidget* pa
     rings->setLineStyle(QCPGraph::lsNone);
     rings->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kRunColours[run], 2), Qt::NoBrush, 13));
   }
+  plot_->setMouseTracking(true);
+  connect(plot_, &QCustomPlot::mouseMove, this, &StepTimesChart::hover);
+  connect(plot_, &QCustomPlot::mousePress, this, &StepTimesChart::press);
   restyle();
+}
+
+std::optional<StepTimesChart::Point> StepTimesChart::pointAt(const QPointF& pos) const {
+  constexpr double kReach = 8.0;  // pixels
+  std::optional<Point> nearest;
+  double best = kReach * kReach;
+  for (int run = 0; run < 2; ++run) {
+    const QCPGraph* line = plot_->graph(2 * run);
+    for (auto it = line->data()->constBegin(); it != line->data()->constEnd(); ++it) {
+      const QPointF at(line->keyAxis()->coordToPixel(it->key), line->valueAxis()->coordToPixel(it->value));
+      const QPointF d = at - pos;
+      const double distance = d.x() * d.x() + d.y() * d.y();
+      if (distance > best) continue;
+      best = distance;
+      nearest = Point{run, static_cast<qint64>(std::llround(it->key)), it->value};
+    }
+  }
+  return nearest;
+}
+
+// A point under the mouse names its run, step and time, and takes a click.
+void StepTimesChart::hover(QMouseEvent* event) {
+  const std::optional<Point> p = pointAt(event->position());
+  plot_->setCursor(p ? Qt::PointingHandCursor : Qt::ArrowCursor);
+  if (!p) {
+    QToolTip::hideText();
+    return;
+  }
+  QToolTip::showText(event->globalPosition().toPoint(),
+                     tr("%1, step %2: %3 ms — click to look at it")
+                         .arg(p->run == 0 ? QStringLiteral("A") : QStringLiteral("B"))
+                         .arg(p->step)
+                         .arg(p->ms, 0, 'f', 3),
+                     plot_);
+}
+
+void StepTimesChart::press(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return;
+  if (const std::optional<Point> p = pointAt(event->position())) emit stepClicked(p->run, p->step);
 }
 
 void StepTimesChart::setSeries(const std::array<StepSeries, 2>& runs) {

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 class QCustomPlot;
 
@@ -42,11 +43,26 @@ class StepTimesChart : public QWidget {
   // Points drawn per run (A, B).
   int points(int run) const;
 
+  // The step drawn within a few pixels of `pos` (in the plot's
+  // coordinates), the nearest; none where no point is that close.
+  struct Point {
+    int run = 0;
+    qint64 step = 0;
+    double ms = 0;
+  };
+  std::optional<Point> pointAt(const QPointF& pos) const;
+
+ signals:
+  // A point was clicked: its run (0: A, 1: B) and step number.
+  void stepClicked(int run, qint64 step);
+
  protected:
   void changeEvent(QEvent* event) override;
 
  private:
   void restyle();
+  void hover(QMouseEvent* event);
+  void press(QMouseEvent* event);
 
   QCustomPlot* plot_;
 };

@@ -119,7 +119,9 @@ RanksCompareWindow::RanksCompareWindow(QWidget* parent) : QMainWindow(parent), l
   tabs_->setTabToolTip(1, tr("Each step in both runs; double-click: the timelines of the rank slowest in it, in A "
                              "and B, aligned at the step"));
   chart_ = new StepTimesChart(tr("straggling"), StepTimesChart::Frame::Full, central);
-  chart_->setToolTip(tr("The median rank's step time in each step after the warm-up; rings: straggling steps"));
+  chart_->setToolTip(tr("The median rank's step time in each step after the warm-up; rings: straggling steps; click "
+                        "a step for the timelines of the rank slowest in it, in A and B"));
+  connect(chart_, &StepTimesChart::stepClicked, this, &RanksCompareWindow::compareStep);
   split_ = new QSplitter(Qt::Vertical, central);
   split_->setObjectName(QStringLiteral("ranksCompareSplit"));
   split_->setChildrenCollapsible(false);
@@ -294,6 +296,16 @@ bool RanksCompareWindow::compareStepRow(int row) {
   if (!s) return false;
   const auto& side = s->a ? s->a : s->b;
   return side && compareFiles(side->slowestRank, s->step);
+}
+
+bool RanksCompareWindow::compareStep(int run, qint64 step) {
+  if (!comparison_) return false;
+  const auto& steps = comparison_->steps;
+  auto it = std::find_if(steps.begin(), steps.end(), [step](const ranks::StepChange& s) { return s.step == step; });
+  if (it == steps.end()) return false;
+  const auto& own = run == 0 ? it->a : it->b;
+  const auto& side = own ? own : (run == 0 ? it->b : it->a);
+  return side && compareFiles(side->slowestRank, step);
 }
 
 }  // namespace gapscope::app

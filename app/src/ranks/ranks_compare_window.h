@@ -60,6 +60,9 @@ class RanksCompareWindow : public QMainWindow {
   // false when a run lacks that rank.
   bool compareRankRow(int row);
   bool compareStepRow(int row);
+  // The chart's step `step` of run `run` (0: A, 1: B): the timelines of
+  // the rank slowest in it in that run, in A and B, aligned at the step.
+  bool compareStep(int run, qint64 step);
 
  signals:
   // The comparison is shown, or run B could not be read (lastError()), or was cancelled.
