@@ -8,6 +8,9 @@
 #include <memory>
 
 #include "app_setup.h"
+#include "panels/step_times_chart.h"
+
+#include <qcustomplot.h>
 
 namespace gapscope::app::testing {
 
@@ -50,5 +53,16 @@ QString testData(const std::string& relative) {
 }
 
 LoadedTrace analysed(Trace&& trace, const QString& name) { return analyseTrace(std::move(trace), name); }
+
+QPoint pixelOfStep(const StepTimesChart& chart, int run, qint64 step) {
+  chart.plot()->replot();
+  const QCPGraph* line = chart.plot()->graph(2 * run);
+  for (auto it = line->data()->constBegin(); it != line->data()->constEnd(); ++it) {
+    if (it->key != static_cast<double>(step)) continue;
+    return QPoint(static_cast<int>(line->keyAxis()->coordToPixel(it->key)),
+                  static_cast<int>(line->valueAxis()->coordToPixel(it->value)));
+  }
+  return QPoint(-1, -1);
+}
 
 }  // namespace gapscope::app::testing

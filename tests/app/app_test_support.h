@@ -4,12 +4,17 @@
 #pragma once
 
 #include <QApplication>
+#include <QPoint>
 #include <QString>
 
 #include <functional>
 #include <string>
 
 #include "loaded_trace.h"
+
+namespace gapscope::app {
+class StepTimesChart;
+}
 
 namespace gapscope::app::testing {
 
@@ -25,5 +30,9 @@ QString testData(const std::string& relative);
 
 // A trace built in memory, analysed as the loader would.
 LoadedTrace analysed(Trace&& trace, const QString& name = QStringLiteral("synthetic"));
+
+// Where a Step times chart draws run `run`'s step `step` (after a replot),
+// in the plot's pixels; (-1, -1) where it draws no such step.
+QPoint pixelOfStep(const StepTimesChart& chart, int run, qint64 step);
 
 }  // namespace gapscope::app::testing

@@ -125,12 +125,7 @@ TEST_F(ComparePair, TheStepTimesTabShowsEachRunsStepsAndTheirSpread) {
   // each: index 6, the warm-up being step 1).
   panel->tabs()->setCurrentWidget(chart->parentWidget());
   QCoreApplication::processEvents();
-  chart->plot()->replot();
-  const QCPGraph* b = chart->plot()->graph(2);
-  const auto point = b->data()->findBegin(7.0, false);
-  ASSERT_DOUBLE_EQ(point->key, 7.0);
-  const QPoint at(static_cast<int>(b->keyAxis()->coordToPixel(point->key)),
-                  static_cast<int>(b->valueAxis()->coordToPixel(point->value)));
+  const QPoint at = gapscope::app::testing::pixelOfStep(*chart, 1, 7);
   ASSERT_TRUE(chart->pointAt(at));
   EXPECT_EQ(chart->pointAt(at)->run, 1);
   EXPECT_EQ(chart->pointAt(at)->step, 7);

@@ -133,12 +133,8 @@ TEST_F(RanksCompareWindowTest, AClickOnAStepInTheChartAsksForItsSlowestRank) {
   compare_->resize(1280, 800);
   QCoreApplication::processEvents();
   StepTimesChart* chart = compare_->chart();
-  chart->plot()->replot();
-  const QCPGraph* a = chart->plot()->graph(0);
-  const auto point = a->data()->findBegin(5.0, false);
-  ASSERT_DOUBLE_EQ(point->key, 5.0);
-  const QPoint at(static_cast<int>(a->keyAxis()->coordToPixel(point->key)),
-                  static_cast<int>(a->valueAxis()->coordToPixel(point->value)));
+  const QPoint at = gapscope::app::testing::pixelOfStep(*chart, 0, 5);
+  ASSERT_TRUE(chart->pointAt(at));
   QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, at);
   ASSERT_EQ(asked.count(), 1);
   EXPECT_EQ(asked.at(0).at(0).toString(), a_ + QStringLiteral("/rank-2.json"));
