@@ -11,7 +11,7 @@
 #include "gapscope/ranks/ranks_document.h"
 #include "gapscope/ranks/ranks_json.h"
 #include "gapscope/ranks/set_compare.h"
-#include "gapscope/report/step_spread_json.h"
+#include "gapscope/report/json_parts.h"
 #include "output.h"
 #include "rank_set_output.h"
 
@@ -19,7 +19,7 @@ namespace gapscope::cli {
 namespace {
 
 using nlohmann::ordered_json;
-using ranks::idleJson;
+using report::idleJson;
 using ranks::rankRowJson;
 using ranks::rankStepJson;
 using ranks::RankChange;
@@ -71,10 +71,11 @@ void printJson(std::ostream& out, const RankSetComparison& c, const std::string&
   writeJson(out, j);
 }
 
-// A figure of each run, "-" where the run has no such row.
+// A figure of each run; `absent` where the run has no such row ("-" in
+// the text tables, empty in CSV).
 template <typename Row, typename Cell>
-std::string cellOf(const std::optional<Row>& row, Cell cell) {
-  return row ? cell(*row) : "-";
+std::string cellOf(const std::optional<Row>& row, Cell cell, const char* absent = "-") {
+  return row ? cell(*row) : absent;
 }
 
 std::string stragglersCell(const std::vector<std::int64_t>& ranks) {
@@ -221,7 +222,7 @@ void printStepCsv(std::ostream& out, const RankSetComparison& c) {
                     "warm_up_a", "warm_up_b"});
   using ranks::StepRow;
   const auto num = [](auto v) { return [v](const StepRow& s) { return std::to_string(v(s)); }; };
-  const auto blank = [](const std::optional<StepRow>& row, auto cell) { return row ? cell(*row) : std::string(); };
+  const auto blank = [](const std::optional<StepRow>& row, auto cell) { return cellOf(row, cell, ""); };
   const auto stepTime = num([](const StepRow& s) { return s.stepTimeMedianNs; });
   const auto slowest = num([](const StepRow& s) { return s.slowestRank; });
   const auto slowestNs = num([](const StepRow& s) { return s.slowestNs; });
@@ -243,7 +244,7 @@ void printRankCsv(std::ostream& out, const RankSetComparison& c) {
                     "straggling_steps_a", "straggling_steps_b"});
   using ranks::RankRow;
   const auto num = [](auto v) { return [v](const RankRow& r) { return std::to_string(v(r)); }; };
-  const auto blank = [](const std::optional<RankRow>& row, auto cell) { return row ? cell(*row) : std::string(); };
+  const auto blank = [](const std::optional<RankRow>& row, auto cell) { return cellOf(row, cell, ""); };
   const auto stepTime = num([](const RankRow& r) { return r.stepTimeNs; });
   const auto ownTime = num([](const RankRow& r) { return r.ownTimeNs; });
   const auto busy = num([](const RankRow& r) { return r.gpuBusyPct; });

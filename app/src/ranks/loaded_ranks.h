@@ -16,8 +16,8 @@ struct LoadedRanks {
   ranks::RanksAnalysis analysis;
   // tables[i] belongs to analysis.ranks[i] and carries its rank number as
   // analysed (a file that names no rank gets one there); a rank given twice
-  // keeps only the copy the analysis kept. Read from a ranks document, only
-  // each rank's number and file (the document has no per-step cells).
+  // keeps only the copy the analysis kept. None when read from a ranks
+  // document (it has no per-step cells; only run B of a comparison may be one).
   std::vector<ranks::RankTables> tables;
   std::vector<ranks::RankLoadError> errors;  // files that could not be read
   std::vector<std::string> warnings;         // files read in part

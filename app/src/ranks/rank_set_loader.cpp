@@ -36,11 +36,6 @@ RanksOutcome readDocument(const QString& path, std::atomic<std::size_t>& done, s
     const QDir folder = QFileInfo(path).absoluteDir();
     for (ranks::RankRow& row : doc.analysis.ranks) row.file = traceOfDocument(row.file, folder);
     LoadedRanks loaded;
-    for (const ranks::RankRow& row : doc.analysis.ranks) {
-      loaded.tables.emplace_back();
-      loaded.tables.back().rank = row.rank;
-      loaded.tables.back().file = row.file;
-    }
     loaded.analysis = std::move(doc.analysis);
     loaded.errors = std::move(doc.errors);
     loaded.warnings = std::move(doc.warnings);

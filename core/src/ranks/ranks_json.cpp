@@ -7,22 +7,16 @@
 
 #include "gapscope/model/time_limits.h"
 #include "gapscope/ranks/ranks_document.h"
+#include "gapscope/report/json_parts.h"
 #include "inflated_text.h"
 
 namespace gapscope::ranks {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
+using report::idleJson;
 
 // ---- writing ----
-
-ordered_json idleJson(const analysis::IdleByCause& idle) {
-  ordered_json j;
-  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c) {
-    j[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = idle.ns[c];
-  }
-  return j;
-}
 
 ordered_json rankRowJson(const RankRow& r) {
   return ordered_json{{"rank", r.rank},

@@ -39,10 +39,12 @@ std::string howSlow(const RankRow& r, const SetFigures& run) {
   if (r.stragglingSteps > 0)
     s = "straggling in " + std::to_string(r.stragglingSteps) + " of " + std::to_string(run.steps) + stepsWord(run.steps);
   if (r.consistentlySlow) {
-    // In double: 100 x a time read from a ranks document may be past int64.
-    const auto share = static_cast<std::int64_t>(
+    // In double: 100 x a time read from a ranks document may be past int64,
+    // and so may the share (an excess of 95 years over a 1 ns step).
+    const double pct =
         r.typicalMedianNs > 0 ? 100.0 * static_cast<double>(r.typicalExcessNs) / static_cast<double>(r.typicalMedianNs)
-                              : 0.0);
+                              : 0.0;
+    const auto share = static_cast<std::int64_t>(std::clamp(pct, -1e18, 1e18));
     s += (s.empty() ? "" : " and ") + std::string("consistently slower (by ") + std::to_string(share) +
          "% of a typical step)";
   }

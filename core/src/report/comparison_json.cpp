@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gapscope/report/comparison_report.h"
-#include "gapscope/report/step_spread_json.h"
+#include "gapscope/report/json_parts.h"
 
 namespace gapscope::report {
 namespace {
@@ -17,13 +17,6 @@ using compare::Comparison;
 constexpr int kComparisonFormatVersion = 1;
 
 double round3(double v) { return std::isfinite(v) ? std::round(v * 1000.0) / 1000.0 : 0.0; }
-
-json idleJson(const analysis::IdleByCause& idle) {
-  json j = json::object();
-  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
-    j[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = idle.ns[c];
-  return j;
-}
 
 json runJson(const compare::RunFigures& r) {
   return {{"file", r.file},
@@ -89,6 +82,13 @@ json opJson(const compare::OpDelta& o) {
 }
 
 }  // namespace
+
+json idleJson(const analysis::IdleByCause& idle) {
+  json j = json::object();
+  for (std::size_t c = 0; c < analysis::kGapCauseCount; ++c)
+    j[analysis::gapCauseName(static_cast<analysis::GapCause>(c))] = idle.ns[c];
+  return j;
+}
 
 json stepSpreadJson(const compare::StepSpreadTest& t) {
   return {{"test", "mann_whitney_u"},

@@ -13,7 +13,6 @@
 
 namespace gapscope::ranks {
 
-nlohmann::ordered_json idleJson(const analysis::IdleByCause& idle);
 nlohmann::ordered_json rankRowJson(const RankRow& r);
 nlohmann::ordered_json rankStepJson(const StepRow& s);
 
