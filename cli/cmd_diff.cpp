@@ -5,12 +5,14 @@
 // (diff_rank_sets.h).
 #include <limits>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "command.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/report/comparison_report.h"
 #include "diff_rank_sets.h"
+#include "diff_recordings.h"
 #include "load_trace.h"
 #include "output.h"
 
@@ -71,7 +73,9 @@ void printText(std::ostream& out, const report::ComparisonReport& r, std::size_t
     const compare::RunFigures& run = c.runs[i];
     out << (i == 0 ? "A: " : "B: ") << run.file << " (" << run.producer;
     for (const auto& d : run.devices) out << ", " << d;
-    out << ")\n";
+    out << ")";
+    if (const std::size_t n = c.recordings[i].size(); n > 1) out << ", the middle of " << n << " recordings";
+    out << "\n";
   }
   out << "Verdict: " << c.verdict << '\n';
   for (const auto& w : c.warnings) out << "Warning: " << w << '\n';
@@ -85,7 +89,8 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
       return 0;
     }
   }
-  err << "gapscope-cli diff: --table expects runs, idle_per_step, kernels, kernel_groups or ops, got '" << id
+  err << "gapscope-cli diff: --table expects runs, idle_per_step, kernels, kernel_groups, ops or (several "
+         "recordings a side) recordings, got '" << id
       << "'\n";
   return 2;
 }
@@ -105,6 +110,31 @@ int diffRankRuns(const Args& args, const std::vector<std::string>& paths, RunKin
   return 2;
 }
 
+// One recording a side: both read at once and compared.
+std::optional<compare::Comparison> compareOneEach(const DiffSides& sides, const analysis::AnalysisOptions& options,
+                                                  const compare::CompareOptions& compareOptions, std::ostream& err) {
+  auto traces = loadTracePair(sides.a[0], sides.b[0], "diff", err);
+  if (!traces) return std::nullopt;
+  const analysis::TraceAnalysis a(std::make_shared<const Trace>(std::move((*traces)[0])), options);
+  const analysis::TraceAnalysis b(std::make_shared<const Trace>(std::move((*traces)[1])), options);
+  return compare::compareTraces(a, b, compareOptions);
+}
+
+// Several recordings a side are traces: runs of a distributed job are
+// compared one directory or document a side.
+bool refuseJobRuns(const DiffSides& sides, std::ostream& err) {
+  for (const auto* side : {&sides.a, &sides.b})
+    for (const std::string& path : *side)
+      if (runKind(path) != RunKind::Trace) {
+        err << "gapscope-cli diff: " << path << " is a run of a distributed job ("
+            << (runKind(path) == RunKind::RankDirectory ? "a directory of rank traces" : "a ranks document")
+            << "): several recordings a side are traces of one process; compare runs of a job one a side, "
+               "diff RUN_A RUN_B\n";
+        return false;
+      }
+  return true;
+}
+
 int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
   if (const auto& paths = args.positional(); paths.size() == 2) {
     const RunKind kindA = runKind(paths[0]);
@@ -113,22 +143,20 @@ int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
   }
   const DiffFormat format = diffFormat(args);
   const std::size_t limit = limitOption(args);
-  const auto& paths = args.positional();
-  if (paths.size() != 2) {
-    err << "gapscope-cli diff: expected two traces A B, got " << paths.size() << " (see gapscope-cli diff --help)\n";
-    return 2;
-  }
+  const std::optional<DiffSides> sides = diffSides(args.positional(), err);
+  if (!sides) return 2;
+  if (sides->several() && !refuseJobRuns(*sides, err)) return 2;
   analysis::AnalysisOptions options;
   options.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
   if (options.gaps.minGapNs < 0) throw std::invalid_argument("--min-gap-us expects a non-negative number");
   compare::CompareOptions compareOptions;
   compareOptions.opsByShapes = !args.has("ops-by-name");
 
-  auto traces = loadTracePair(paths[0], paths[1], "diff", err);
-  if (!traces) return 1;
-  const analysis::TraceAnalysis a(std::make_shared<const Trace>(std::move((*traces)[0])), options);
-  const analysis::TraceAnalysis b(std::make_shared<const Trace>(std::move((*traces)[1])), options);
-  compare::Comparison c = compare::compareTraces(a, b, compareOptions);
+  std::optional<compare::Comparison> compared = sides->several()
+                                                    ? compareRecordedSides(*sides, options, compareOptions, err)
+                                                    : compareOneEach(*sides, options, compareOptions, err);
+  if (!compared) return 1;
+  compare::Comparison& c = *compared;
   if (format == DiffFormat::Json) {
     out << report::renderComparisonJson(c, limit);
     return 0;
@@ -151,11 +179,15 @@ int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
 
 GAPSCOPE_CLI_COMMAND("diff",
                      "diff A B [--format text|json|csv|md] [--limit N] [--table T] [--min-gap-us US] [--ops-by-name] "
+                     "| diff A1 A2 ... vs B1 B2 ... [the same options] "
                      "| diff RUN_A RUN_B [--format text|json|csv|md] [--limit N] [--table ranks|steps] "
                      "[--memory-budget SIZE] [--threads N]",
                      "compare two runs (A before, B after): per-step time, GPU busy, kernels and launches per "
                      "step, idle by cause, the kernels and operators that changed, and a verdict; csv writes "
-                     "one table (--table runs|idle_per_step|kernels|kernel_groups|ops, default kernels); two "
+                     "one table (--table runs|idle_per_step|kernels|kernel_groups|ops|recordings, default "
+                     "kernels); each side recorded several times (the files before `vs` and after it): the "
+                     "middle recording of each compared in full, the recordings' median step times tested "
+                     "against the run-to-run spread; two "
                      "runs of a distributed job (RUN: a directory of rank traces or a `ranks --format json` "
                      "document): the job's step time, the stragglers, each rank and step side by side (csv: "
                      "--table ranks, the default, or steps)",

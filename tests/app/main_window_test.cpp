@@ -174,7 +174,9 @@ TEST_F(OpenWindow, TheDetailsGiveAStartExactlyWithNoTrailingZeros) {
     const TimeNs sinceStart = trace().slices[i].start - s().layout().contentStart();
     EXPECT_EQ(exactNsOf(start), sinceStart) << start.toStdString();
     // Digits in groups of three (ms to us to ns), none of them all zeros at the end.
-    if (start.contains(QLatin1Char('.'))) EXPECT_FALSE(start.section(QLatin1Char(' '), 0, 0).endsWith("000")) << start.toStdString();
+    if (start.contains(QLatin1Char('.'))) {
+      EXPECT_FALSE(start.section(QLatin1Char(' '), 0, 0).endsWith("000")) << start.toStdString();
+    }
     wholeMicros += sinceStart % 1000 == 0;
   }
   EXPECT_GT(wholeMicros, 20);

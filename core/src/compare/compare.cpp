@@ -1,5 +1,9 @@
 // compareTraces(): both runs' analyses (computed side by side), their
-// figures, the kernel and operator matching, the verdict and warnings.
+// figures, the kernel and operator matching, the verdict and warnings;
+// compareRecordings(): the same of each side's typical recording, and the
+// sides' recordings tested against each other.
+#include <algorithm>
+#include <stdexcept>
 #include <thread>
 
 #include "compare/compare_detail.h"
@@ -71,6 +75,37 @@ Comparison compareTraces(const TraceAnalysis& a, const TraceAnalysis& b, const C
   c.stepSpread = stepSpreadTest(c.runs[0].stepTimes, c.runs[1].stepTimes);
   c.verdict = detail::makeVerdict(c);
   c.warnings = detail::makeWarnings(c);
+  return c;
+}
+
+Recording recordingOf(const RunFigures& run) { return {run.file, run.steps, run.stepTimeMedian, false}; }
+
+std::size_t typicalRecording(const std::vector<TimeNs>& medians) {
+  if (medians.empty()) return 0;
+  // The lower median, as a run's median step is taken.
+  const TimeNs middle = analysis::distributionOf(medians).median;
+  return static_cast<std::size_t>(std::find(medians.begin(), medians.end(), middle) - medians.begin());
+}
+
+Comparison compareRecordings(const TraceAnalysis& a, const TraceAnalysis& b,
+                             std::array<std::vector<Recording>, 2> recordings, const CompareOptions& options) {
+  std::array<std::vector<TimeNs>, 2> medians;
+  for (std::size_t side = 0; side < 2; ++side) {
+    if (recordings[side].empty()) throw std::invalid_argument(std::string("run ") + "AB"[side] + " has no recording");
+    for (const Recording& r : recordings[side]) medians[side].push_back(r.stepTimeMedian);
+    for (Recording& r : recordings[side]) r.typical = false;
+    recordings[side][typicalRecording(medians[side])].typical = true;
+  }
+  Comparison c = compareTraces(a, b, options);
+  for (std::size_t side = 0; side < 2; ++side) {
+    const Recording& typical = recordings[side][typicalRecording(medians[side])];
+    if (typical.file != c.runs[side].file || typical.stepTimeMedian != c.runs[side].stepTimeMedian)
+      throw std::invalid_argument(std::string("run ") + "AB"[side] + " is " + c.runs[side].file +
+                                  ", not its side's typical recording " + typical.file);
+  }
+  c.recordings = std::move(recordings);
+  c.runToRun = runToRunTest(medians[0], medians[1]);
+  c.verdict = detail::makeVerdict(c);
   return c;
 }
 

@@ -126,12 +126,24 @@ StepSpreadTest stepSpreadTest(const std::vector<TimeNs>& a, const std::vector<Ti
   return t;
 }
 
+StepSpreadTest runToRunTest(const std::vector<TimeNs>& mediansA, const std::vector<TimeNs>& mediansB) {
+  StepSpreadTest t = stepSpreadTest(mediansA, mediansB);
+  t.unit = SpreadUnit::Recordings;
+  return t;
+}
+
 std::string spreadClause(const StepSpreadTest& t) {
-  const std::string steps = std::to_string(t.stepsA) + " and " + std::to_string(t.stepsB);
-  if (!t.canTell) return "too few steps (" + steps + ") to tell from their spread";
-  const std::string test = " (" + pEquals(t.pValue) + " over " + steps + " steps)";
-  if (t.beyondSpread()) return "beyond the steps' spread" + test;
-  return "within the steps' spread" + test + ": record each run again to tell";
+  const bool recordings = t.unit == SpreadUnit::Recordings;
+  const std::string counts = std::to_string(t.stepsA) + " and " + std::to_string(t.stepsB);
+  const std::string what = recordings ? "recordings" : "steps";
+  if (!t.canTell) {
+    return "too few " + what + " (" + counts + ") to tell from their spread" +
+           (recordings ? ": record at least " + std::to_string(kRecordingsToTell) + " of each" : "");
+  }
+  const std::string spread = recordings ? "the run-to-run spread" : "the steps' spread";
+  const std::string test = " (" + pEquals(t.pValue) + " over " + counts + " " + what + ")";
+  if (t.beyondSpread()) return "beyond " + spread + test;
+  return "within " + spread + test + (recordings ? ": record more runs of each to tell" : ": record each run again to tell");
 }
 
 std::string spreadSentence(const StepSpreadTest& t) {

@@ -71,7 +71,9 @@ std::string joined(const std::vector<std::string>& names) {
 std::string makeVerdict(const Comparison& c) {
   const RunFigures& a = c.runs[0];
   const RunFigures& b = c.runs[1];
-  std::string v = speedPhrase(a.stepTimeMedian, b.stepTimeMedian, c.stepSpread);
+  // Several recordings a side: the run-to-run spread is the one that tells.
+  const bool severalRecordings = !c.recordings[0].empty();
+  std::string v = speedPhrase(a.stepTimeMedian, b.stepTimeMedian, severalRecordings ? c.runToRun : c.stepSpread);
   if (a.hasGpuActivity || b.hasGpuActivity) {
     v += "; " + idleSentence(a, b);
     v += "; " + countSentence("kernels", a.kernelsPerStep, b.kernelsPerStep);
@@ -121,7 +123,10 @@ using detail::kSameTime;
 
 std::string speedPhrase(TimeNs ta, TimeNs tb, const StepSpreadTest& spread) {
   if (ta <= 0 || tb <= 0) return "step times are unknown";
-  const std::string times = " (" + duration(ta) + " -> " + duration(tb) + " median)";
+  const std::string of = spread.unit == SpreadUnit::Recordings
+                             ? ", middle recordings of " + std::to_string(spread.stepsA) + " and " + std::to_string(spread.stepsB)
+                             : "";
+  const std::string times = " (" + duration(ta) + " -> " + duration(tb) + " median" + of + ")";
   const double ratio = static_cast<double>(ta) / static_cast<double>(tb);
   if (std::abs(ratio - 1.0) < kSameTime) return "B takes as long per step as A" + times;
   const bool faster = ratio > 1.0;

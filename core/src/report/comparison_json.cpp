@@ -47,6 +47,10 @@ json rowsJson(const std::vector<Row>& rows, std::size_t limit, ToJson toJson) {
   return out;
 }
 
+json recordingJson(const compare::Recording& r) {
+  return {{"file", r.file}, {"steps", r.steps}, {"step_time_ns", r.stepTimeMedian}, {"typical", r.typical}};
+}
+
 json kernelJson(const compare::KernelDelta& k) {
   return {{"name", k.name},
           {"kind", sliceKindName(k.kind)},
@@ -91,10 +95,11 @@ json idleJson(const analysis::IdleByCause& idle) {
 }
 
 json stepSpreadJson(const compare::StepSpreadTest& t) {
+  const bool recordings = t.unit == compare::SpreadUnit::Recordings;
   return {{"test", "mann_whitney_u"},
           {"p_from", compare::spreadMethodName(t.method)},
-          {"steps_a", t.stepsA},
-          {"steps_b", t.stepsB},
+          {recordings ? "recordings_a" : "steps_a", t.stepsA},
+          {recordings ? "recordings_b" : "steps_b", t.stepsB},
           {"u", t.u},
           {"p_value", t.pValue},
           {"can_tell", t.canTell},
@@ -107,6 +112,11 @@ std::string renderComparisonJson(const Comparison& c, std::size_t rowLimit) {
   j["runs"] = json::array({runJson(c.runs[0]), runJson(c.runs[1])});
   j["speedup"] = round3(c.speedup);
   j["step_time_test"] = stepSpreadJson(c.stepSpread);
+  if (!c.recordings[0].empty()) {
+    j["run_to_run_test"] = stepSpreadJson(c.runToRun);
+    j["recordings"] = {{"a", rowsJson(c.recordings[0], c.recordings[0].size(), recordingJson)},
+                       {"b", rowsJson(c.recordings[1], c.recordings[1].size(), recordingJson)}};
+  }
   j["verdict"] = c.verdict;
   j["warnings"] = c.warnings;
   j["ops_by_shapes"] = c.opsByShapes;

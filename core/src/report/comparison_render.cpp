@@ -35,7 +35,7 @@ struct Part {
   std::vector<const char*> tables;
 };
 const std::vector<Part>& parts() {
-  static const std::vector<Part> kParts = {{"Per step", {"runs", "idle_per_step"}},
+  static const std::vector<Part> kParts = {{"Per step", {"recordings", "runs", "idle_per_step"}},
                                            {"Kernels", {"kernel_groups", "kernels"}},
                                            {"Operators", {"ops"}}};
   return kParts;

@@ -8,6 +8,7 @@
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh user      # an unmarked user script, eager and compiled
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh user-ranks  # 2 GPUs: an unmarked DDP script as ranks
 #   OUT=/some/dir gpu/tools/record_program/device_run.sh user-ranks-fix  # 2 GPUs: before and after a straggler's fix
+#   OUT=/some/dir gpu/tools/record_program/device_run.sh user-repeat  # the unmarked script recorded again and again (no build)
 # `proof` also leaves $OUT/bin.tar.gz (the built recorder), which `overhead`
 # unpacks into $BUILD when BIN_TAR names it, so the second run needs no build.
 set -u -o pipefail
@@ -328,6 +329,27 @@ user_ranks_fix() {
 }
 
 machine
+# Several recordings of each side (docs/compare.md, "Several recordings of
+# each side"): the unmarked script under torch.profiler, eager EAGER times
+# and compiled COMPILED times, taken in turns so that a drift of the
+# machine falls on both; short runs (ITERS iterations) keep the traces small.
+user_repeat() {
+  local U=$OUT/user-repeat k
+  mkdir -p "$U"
+  machine
+  for k in $(seq 1 "${EAGER:-8}"); do
+    timeout 300 python3 "$HERE/user_train.py" --iters "${ITERS:-6}" --torch-profile "$U/eager-$k.json" > "$U/eager-$k.log" 2>&1
+    echo "eager $k: exit $?" >> "$R"
+    if [ "$k" -le "${COMPILED:-4}" ]; then
+      timeout 300 python3 "$HERE/user_train.py" --compile --iters "${ITERS:-6}" --torch-profile "$U/compiled-$k.json" \
+        > "$U/compiled-$k.log" 2>&1
+      echo "compiled $k: exit $?" >> "$R"
+    fi
+  done
+  gzip -f "$U"/*.json
+  grep -H ITER_MS "$U"/*.log | tee "$U/iter_ms.txt" >> "$R"
+}
+
 case "${1:-proof}" in
   proof) build; plain_program; torch_program ;;
   all) build; plain_program; exit_check; torch_program; overhead ;;
@@ -345,6 +367,7 @@ case "${1:-proof}" in
   user) user ;;
   user-ranks) user_ranks ;;
   user-ranks-fix) user_ranks_fix ;;
+  user-repeat) user_repeat ;;
 esac
 tar -C "$W" -czf "$OUT/traces.tar.gz" $(cd "$W" && ls *.json.gz 2>/dev/null | head -20)
 echo done | tee -a "$R"

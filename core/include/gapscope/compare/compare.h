@@ -125,6 +125,23 @@ struct OpDelta {
   TimeNs deviceB = 0;
 };
 
+// One recording of a side recorded several times (compareRecordings;
+// docs/compare.md, "Several recordings of each side").
+struct Recording {
+  std::string file;
+  std::uint64_t steps = 0;        // RunFigures::steps
+  TimeNs stepTimeMedian = 0;      // RunFigures::stepTimeMedian
+  bool typical = false;           // the side's recording compared in full
+};
+
+// A recording as its run's figures give it.
+Recording recordingOf(const RunFigures& run);
+
+// Which of a side's recordings is compared in full: the one whose median
+// step time is the median of theirs (the lower of the middle two of an
+// even count; the first given of equal ones). 0 for none.
+std::size_t typicalRecording(const std::vector<TimeNs>& medians);
+
 struct CompareOptions {
   // Key operator rows by input shapes too when both runs recorded them.
   bool opsByShapes = true;
@@ -142,6 +159,12 @@ struct Comparison {
   double speedup = 0;
   // A's step times against B's: whether the change is beyond their spread.
   StepSpreadTest stepSpread;
+  // Several recordings a side: each side's, in the order given (runs[] are
+  // the typical ones), and their median step times of A against B's, which
+  // the verdict then tells instead of stepSpread. Empty, and a test of
+  // method None, when each side is one recording.
+  std::array<std::vector<Recording>, 2> recordings;
+  StepSpreadTest runToRun;
   // "B is 2.9x faster per step (...); launch-overhead idle fell from 61% to
   // 4% of the GPU's active time; 14 kernels per step became 3; ..."
   std::string verdict;
@@ -158,9 +181,19 @@ struct Comparison {
 Comparison compareTraces(const analysis::TraceAnalysis& a, const analysis::TraceAnalysis& b,
                          const CompareOptions& options = {});
 
+// Two sides recorded several times: `recordings` holds each side's (from
+// their RunFigures), `a` and `b` are the analyses of each side's typical
+// one (typicalRecording). Compares those in full, as compareTraces, and
+// the sides' recordings by their median step times (runToRunTest).
+// Throws std::invalid_argument when a side has no recording or `a` or `b`
+// is not its side's typical one.
+Comparison compareRecordings(const analysis::TraceAnalysis& a, const analysis::TraceAnalysis& b,
+                             std::array<std::vector<Recording>, 2> recordings, const CompareOptions& options = {});
+
 // Two median step times in the verdict's words: "B is 1.8x faster per step
 // (23.750 ms -> 12.857 ms median), beyond the steps' spread (p < 0.001 over
-// 11 and 11 steps)", "B is 6.3% slower ..., within the steps' spread (...)",
+// 11 and 11 steps)" (of recordings: "... median of 4 and 4 recordings),
+// beyond the run-to-run spread (...)"), "B is 6.3% slower ..., within the steps' spread (...)",
 // "B takes as long per step as A (...)" within 2 %; "step times are
 // unknown" when either is 0. The clause after a change is spreadClause's.
 std::string speedPhrase(TimeNs a, TimeNs b, const StepSpreadTest& spread);

@@ -31,8 +31,9 @@ struct ComparisonReport {
   std::string title;
   std::string generator;  // "gapscope 0.1.0"
   compare::Comparison comparison;
-  // ids: "runs" (one row per run), "idle_per_step" (one row per cause),
-  // "kernels", "kernel_groups", "ops"; rows cut to rowLimit.
+  // ids: "recordings" (several recordings a side only: one row per
+  // recording), "runs" (one row per run), "idle_per_step" (one row per
+  // cause), "kernels", "kernel_groups", "ops"; rows cut to rowLimit.
   std::vector<Table> tables;
   std::size_t humanRows = 30;
 
