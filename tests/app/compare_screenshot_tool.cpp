@@ -3,7 +3,9 @@
 // kernel), and saves a PNG at 1920x1080, 1280x800 and 1024x700, light and
 // dark. Not a test; run it under a real X server, once as is and once with
 // QT_SCALE_FACTOR=2 (the files then end in "@2x"):
-//   xvfb-run -s "-screen 0 2000x1200x24" gapscope_compare_screenshots A B OUTDIR
+//   xvfb-run -s "-screen 0 2000x1200x24" gapscope_compare_screenshots A B OUTDIR [--a FILE]... [--b FILE]...
+// --a and --b add further recordings of A and of B (Add Recordings of A…),
+// and the Recordings tab is shot too.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -60,6 +62,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "the pair was not compared: %s\n", qPrintable(w.lastError()));
     return 1;
   }
+  QStringList more[2];
+  for (int i = 4; i + 1 < argc; i += 2) more[QString::fromLocal8Bit(argv[i]) == QStringLiteral("--b") ? 1 : 0] << QString::fromLocal8Bit(argv[i + 1]);
+  for (CompareWindow::Side side : {CompareWindow::A, CompareWindow::B}) {
+    if (more[side].isEmpty()) continue;
+    compared.clear();
+    w.addRecordings(side, more[side]);
+    clock.restart();
+    while (compared.isEmpty() && clock.elapsed() < 120000) settle(50);
+  }
   ComparePanel* panel = w.panel();
   const bool groups = panel->model("kernel_groups")->rowCount() > 0;
   QWidget* rowsTab = panel->panel(groups ? "kernel_groups" : "kernels");
@@ -81,7 +92,10 @@ int main(int argc, char** argv) {
     // The per-step and step-times tabs, at the middle size and the smallest.
     for (const QSize size : {QSize(1280, 800), QSize(1024, 700)}) {
       w.resize(size);
-      for (const auto& [tab, name] : {std::pair{0, QStringLiteral("per-step")}, std::pair{1, QStringLiteral("step-times")}}) {
+      const int recordingsTab = panel->tabs()->indexOf(panel->panel("recordings"));
+      for (const auto& [tab, name] : {std::pair{0, QStringLiteral("per-step")}, std::pair{1, QStringLiteral("step-times")},
+                                      std::pair{recordingsTab, QStringLiteral("recordings")}}) {
+        if (!panel->tabs()->isTabVisible(tab)) continue;
         panel->tabs()->setCurrentIndex(tab);
         settle();
         const QString path = QStringLiteral("%1/compare-%2-%3x%4-%5%6.png")

@@ -307,6 +307,68 @@ TEST_F(ComparePair, ABadFileIsNamedAndTheGoodRunStaysShown) {
   EXPECT_FALSE(w().findChild<QAction*>(QStringLiteral("exportComparisonAction"))->isEnabled());
 }
 
+// Several recordings a side (tests/data/h200-user-repeat): the window
+// opens eager-2 against compiled-3, neither its side's typical recording;
+// adding the others (and a file that is not there) switches each side to
+// its typical one and tells the change against the recordings' spread, as
+// compareRecordings does from the library with the recordings in the same
+// order.
+TEST_F(ComparePair, AddedRecordingsShowEachSidesTypicalOneAndTheRunToRunSpread) {
+  const auto path = [](const std::string& name) { return testData(("h200-user-repeat/" + name + ".json.gz").c_str()); };
+  ASSERT_TRUE(open(path("eager-2"), path("compiled-3")));
+  const std::array<std::vector<std::string>, 2> added{
+      std::vector<std::string>{"eager-1", "eager-3", "eager-4", "eager-5", "eager-6", "eager-7", "eager-8"},
+      std::vector<std::string>{"compiled-1", "compiled-2", "compiled-4"}};
+  for (CompareWindow::Side side : {CompareWindow::A, CompareWindow::B}) {
+    QStringList paths;
+    for (const std::string& name : added[side]) paths << path(name);
+    if (side == CompareWindow::A) paths << path("not-recorded");
+    QSignalSpy compared(window_.get(), &CompareWindow::comparisonReady);
+    w().addRecordings(side, paths);
+    ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }, 60000)) << side;
+  }
+  EXPECT_TRUE(w().lastError().contains(QStringLiteral("not-recorded.json.gz"))) << w().lastError().toStdString();
+
+  // The library's answer: every recording in the order the window has them.
+  std::array<std::vector<compare::Recording>, 2> recordings;
+  std::array<std::vector<std::shared_ptr<const analysis::TraceAnalysis>>, 2> runs;
+  const std::array<std::string, 2> first{"eager-2", "compiled-3"};
+  for (std::size_t side = 0; side < 2; ++side) {
+    std::vector<std::string> names{first[side]};
+    names.insert(names.end(), added[side].begin(), added[side].end());
+    for (const std::string& name : names) {
+      io::LoadResult r = io::loadChromeTrace(path(name).toStdString());
+      runs[side].push_back(std::make_shared<const analysis::TraceAnalysis>(std::make_shared<const Trace>(std::move(*r.trace))));
+      recordings[side].push_back(compare::recordingOf(compare::runFigures(*runs[side].back())));
+    }
+  }
+  std::array<std::size_t, 2> typical{};
+  for (std::size_t side = 0; side < 2; ++side) {
+    std::vector<TimeNs> medians;
+    for (const auto& r : recordings[side]) medians.push_back(r.stepTimeMedian);
+    typical[side] = compare::typicalRecording(medians);
+  }
+  const compare::Comparison c = compare::compareRecordings(*runs[0][typical[0]], *runs[1][typical[1]], recordings);
+  EXPECT_EQ(w().verdictText().toStdString(), c.verdict);
+  EXPECT_NE(c.verdict.find("beyond the run-to-run spread (p = 0.0081 over 8 and 4 recordings)"), std::string::npos)
+      << c.verdict;
+  for (CompareWindow::Side side : {CompareWindow::A, CompareWindow::B}) {
+    EXPECT_EQ(w().session(side)->loaded().path.toStdString(), recordings[side][typical[side]].file);
+    EXPECT_NE(w().recordings()[side][typical[side]].file, first[side]);
+    const auto* title = w().findChild<QLabel*>(side == CompareWindow::A ? QStringLiteral("runTitleA") : QStringLiteral("runTitleB"));
+    EXPECT_TRUE(title->text().endsWith(QStringLiteral("the middle of %1 recordings").arg(recordings[side].size())))
+        << title->text().toStdString();
+  }
+  EXPECT_TRUE(w().session(CompareWindow::A)->loaded().path.endsWith(QStringLiteral("eager-1.json.gz")));
+  EXPECT_TRUE(w().session(CompareWindow::B)->loaded().path.endsWith(QStringLiteral("compiled-1.json.gz")));
+  ComparePanel* panel = w().panel();
+  EXPECT_EQ(panel->model("recordings")->rowCount(), 12);
+  EXPECT_TRUE(panel->tabs()->isTabVisible(panel->tabs()->indexOf(panel->panel("recordings"))));
+  EXPECT_TRUE(panel->spreadLabel()->text().contains(
+      QStringLiteral("Beyond the run-to-run spread (p = 0.0081 over 8 and 4 recordings)")))
+      << panel->spreadLabel()->text().toStdString();
+}
+
 TEST(MainWindowCompare, ComparesTheOpenTraceAndRemembersThePair) {
   ensureApp();
   MainWindow window;

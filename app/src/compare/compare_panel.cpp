@@ -43,6 +43,18 @@ std::array<StepSeries, 2> traceStepSeries(const compare::Comparison& c) {
   return runs;
 }
 
+// The chart's key and the test of the steps it draws; with several
+// recordings a side, first the test the verdict tells (of the recordings).
+QString spreadText(const compare::Comparison& c, bool severalRecordings) {
+  if (c.runs[0].file.empty()) return {};
+  const auto html = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  if (!severalRecordings)
+    return StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") + html(compare::spreadSentence(c.stepSpread));
+  return QObject::tr("%1 (each recording's median step)<br/>").arg(html(compare::spreadSentence(c.runToRun))) +
+         StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") +
+         QObject::tr("The middle recordings' steps: %1").arg(html(compare::spreadClause(c.stepSpread)));
+}
+
 // The one name, where the run has it.
 std::vector<std::string> nameIf(bool present, const std::string& name) {
   return present ? std::vector<std::string>{name} : std::vector<std::string>{};
@@ -59,6 +71,9 @@ ComparePanel::ComparePanel(std::array<TraceSession*, 2> sessions, QWidget* paren
   TablePanel* groups = addTablePanel("kernel_groups", tr("Kernel groups"), 2);
   TablePanel* kernels = addTablePanel("kernels", tr("Kernels"), 0);
   TablePanel* ops = addTablePanel("ops", tr("Operators"), 0);
+  // Shown only while a side has several recordings.
+  addTablePanel("recordings", tr("Recordings"), 1);
+  tabs_->setTabVisible(tabs_->count() - 1, false);
   // A click on a row shows its slices, as do Enter and a double click.
   for (auto signal : {&TablePanel::rowActivated, &TablePanel::currentRowChanged}) {
     connect(groups, signal, this, &ComparePanel::activateGroup);
@@ -136,12 +151,10 @@ void ComparePanel::setReport(const report::ComparisonReport& report) {
     m->setTable(t ? *t : report::Table{});
   }
   for (QTableView* v : smallTables_) v->resizeColumnsToContents();
+  const bool severalRecordings = report_.table("recordings") != nullptr;
+  tabs_->setTabVisible(tabs_->indexOf(panel("recordings")), severalRecordings);
   stepChart_->setSeries(traceStepSeries(report_.comparison));
-  spreadLabel_->setText(report_.comparison.runs[0].file.empty()
-                            ? QString()
-                            : StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") +
-                                  QString::fromStdString(compare::spreadSentence(report_.comparison.stepSpread))
-                                      .toHtmlEscaped());
+  spreadLabel_->setText(spreadText(report_.comparison, severalRecordings));
   // Names and kernel lists run to hundreds of characters: no column wider
   // than this (the whole text is the cell's tooltip).
   constexpr int kMaxColumnWidth = 380;

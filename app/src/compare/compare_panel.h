@@ -34,7 +34,8 @@ class ComparePanel : public QWidget {
   void setReport(const report::ComparisonReport& report);
   void clear();
   QTabWidget* tabs() const { return tabs_; }
-  // By table id: "runs", "idle_per_step", "kernel_groups", "kernels", "ops".
+  // By table id: "runs", "idle_per_step", "kernel_groups", "kernels", "ops",
+  // "recordings" (its tab shown only with several recordings a side).
   ReportTableModel* model(const std::string& id) const;
   TablePanel* panel(const std::string& id) const;
   StepTimesChart* stepTimesChart() const { return stepChart_; }

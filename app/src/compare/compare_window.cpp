@@ -15,11 +15,13 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "compare/compare_panel.h"
 #include "compare/scale_link.h"
 #include "dock_room.h"
 #include "gapscope/compare/compare.h"
+#include "gapscope/format/duration.h"
 #include "models/table_format.h"
 #include "timeline/timeline_view.h"
 #include "timeline/utilisation_strip.h"
@@ -109,12 +111,16 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
   // height, less where the timelines' least heights need it (1024x700).
   new DockRoom(this, 0.25, 0.3);
   connect(&comparing_, &QFutureWatcherBase::finished, this, [this] { showComparison(comparing_.result()); });
+  connect(&readingRecordings_, &QFutureWatcherBase::finished, this, &CompareWindow::onRecordingsRead);
   buildMenus();
   resize(1400, 900);
 }
 
 // A worker may still compare when the window closes: wait for it.
-CompareWindow::~CompareWindow() { comparing_.waitForFinished(); }
+CompareWindow::~CompareWindow() {
+  readingRecordings_.waitForFinished();
+  comparing_.waitForFinished();
+}
 
 void CompareWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -123,6 +129,15 @@ void CompareWindow::buildMenus() {
   exportAction_->setShortcut(QKeySequence(tr("Ctrl+E")));
   exportAction_->setToolTip(tr("Write the comparison (HTML, Markdown, JSON or CSV)"));
   exportAction_->setEnabled(false);
+  file->addSeparator();
+  for (Side side : {A, B}) {
+    QAction* add = file->addAction(tr("Add Recordings of %1…").arg(QLatin1String(sideName(side))), this,
+                                   [this, side] { chooseRecordings(side); });
+    add->setObjectName(QStringLiteral("addRecordings%1Action").arg(QLatin1String(sideName(side))));
+    add->setToolTip(tr("Further recordings of run %1 of the same program: the change is then told against "
+                       "the recordings' own spread")
+                        .arg(QLatin1String(sideName(side))));
+  }
   file->addSeparator();
   file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
 }
@@ -181,8 +196,87 @@ void CompareWindow::onLoaded(Side side, const LoadOutcome& outcome) {
 
 void CompareWindow::showRun(Side side, const LoadedTrace& loaded) {
   sessions_[side]->setTrace(loaded);
-  titles_[side]->setText(tr("%1: %2").arg(QLatin1String(sideName(side)), loaded.displayName));
-  titles_[side]->setToolTip(loaded.path);
+  titles_[side]->setText(runTitle(side, loaded));
+  QString tip = loaded.path;
+  for (const compare::Recording& r : recordings_[side])
+    tip += QStringLiteral("\n%1 %2: median step %3")
+               .arg(r.typical ? QStringLiteral("▸") : QStringLiteral("  "), utf8(r.file),
+                    utf8(format::formatDuration(r.stepTimeMedian, format::DurationStyle::Verdict)));
+  titles_[side]->setToolTip(tip);
+}
+
+QString CompareWindow::runTitle(Side side, const LoadedTrace& loaded) const {
+  const QString title = tr("%1: %2").arg(QLatin1String(sideName(side)), loaded.displayName);
+  const std::size_t n = recordings_[side].size();
+  return n > 1 ? tr("%1 — the middle of %2 recordings").arg(title).arg(n) : title;
+}
+
+void CompareWindow::chooseRecordings(Side side) {
+  QSettings s;
+  const QString dir = s.value(QStringLiteral("lastDir"), QDir::homePath()).toString();
+  const QStringList paths = QFileDialog::getOpenFileNames(
+      this, tr("Add Recordings of %1").arg(QLatin1String(sideName(side))), dir,
+      tr("Chrome traces (*.json *.json.gz *.gz);;All files (*)"));
+  if (paths.isEmpty()) return;
+  s.setValue(QStringLiteral("lastDir"), QFileInfo(paths.front()).absolutePath());
+  addRecordings(side, paths);
+}
+
+void CompareWindow::addRecordings(Side side, const QStringList& paths) {
+  if (paths.isEmpty()) return;
+  if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace() || pending_[A] || pending_[B]) {
+    statusBar()->showMessage(tr("Open both runs before adding recordings"));
+    return;
+  }
+  if (readingRecordings_.isRunning()) {
+    statusBar()->showMessage(tr("Still reading the recordings added before"));
+    return;
+  }
+  readingSide_ = side;
+  verdict_->setText(tr("Reading %n recording(s) of %1…", "", static_cast<int>(paths.size())).arg(QLatin1String(sideName(side))));
+  const std::array<std::shared_ptr<const analysis::TraceAnalysis>, 2> shown{sessions_[A]->loaded().analysis,
+                                                                             sessions_[B]->loaded().analysis};
+  readingRecordings_.setFuture(QtConcurrent::run([paths, shown, side] {
+    ReadOutcome out;
+    out.read = readRecordings(paths, shown[side]->options());
+    for (std::size_t i = 0; i < 2; ++i) out.shown[i] = compare::recordingOf(compare::runFigures(*shown[i]));
+    return out;
+  }));
+}
+
+void CompareWindow::onRecordingsRead() {
+  ReadOutcome out = readingRecordings_.result();
+  for (Side side : {A, B})
+    if (recordings_[side].empty()) recordings_[side].push_back(out.shown[side]);
+  for (compare::Recording& r : out.read.recordings) recordings_[readingSide_].push_back(std::move(r));
+  if (!out.read.errors.isEmpty()) {
+    lastError_ = tr("Not read as recordings of %1: %2")
+                     .arg(QLatin1String(sideName(readingSide_)), out.read.errors.join(QStringLiteral("; ")));
+    statusBar()->showMessage(lastError_);
+  }
+  emit recordingsRead();
+  showTypicalRecordings();
+}
+
+// Each side's typical recording is the one shown and compared in full:
+// read where another one is shown (the comparison follows both), else
+// compared at once.
+void CompareWindow::showTypicalRecordings() {
+  bool reading = false;
+  for (Side side : {A, B}) {
+    std::vector<TimeNs> medians;
+    for (const compare::Recording& r : recordings_[side]) medians.push_back(r.stepTimeMedian);
+    const std::size_t typical = compare::typicalRecording(medians);
+    for (std::size_t i = 0; i < recordings_[side].size(); ++i) recordings_[side][i].typical = i == typical;
+    const QString path = utf8(recordings_[side][typical].file);
+    if (path != sessions_[side]->loaded().path) {
+      load(side, path);
+      reading = true;
+    } else {
+      showRun(side, sessions_[side]->loaded());
+    }
+  }
+  if (!reading) startComparison();
 }
 
 void CompareWindow::onBothIn() {
@@ -203,9 +297,18 @@ void CompareWindow::startComparison() {
   verdict_->setText(tr("Comparing…"));
   const auto a = sessions_[A]->loaded().analysis;
   const auto b = sessions_[B]->loaded().analysis;
-  comparing_.setFuture(QtConcurrent::run([a, b] {
-    return std::make_shared<const report::ComparisonReport>(
-        report::buildComparisonReport(compare::compareTraces(*a, *b)));
+  comparing_.setFuture(QtConcurrent::run([a, b, recordings = recordings_] {
+    if (recordings[A].empty())
+      return std::make_shared<const report::ComparisonReport>(report::buildComparisonReport(compare::compareTraces(*a, *b)));
+    try {
+      return std::make_shared<const report::ComparisonReport>(
+          report::buildComparisonReport(compare::compareRecordings(*a, *b, recordings)));
+    } catch (const std::invalid_argument& e) {
+      // A typical recording could not be read again: the shown pair alone.
+      compare::Comparison c = compare::compareTraces(*a, *b);
+      c.warnings.push_back(std::string("one recording a side compared: ") + e.what());
+      return std::make_shared<const report::ComparisonReport>(report::buildComparisonReport(std::move(c)));
+    }
   }));
 }
 

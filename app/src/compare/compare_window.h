@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "compare/recordings_reader.h"
 #include "gapscope/report/comparison_report.h"
 #include "gapscope/report/report.h"
 #include "loaded_trace.h"
@@ -55,6 +56,15 @@ class CompareWindow : public QMainWindow {
   // Aligns at the step numbered `number` in run `side` (its index there);
   // false where that run has no such step among those both runs have.
   bool alignAtStepNumbered(int side, qint64 number);
+  // Several recordings a side (docs/compare.md, "Several recordings of
+  // each side"): reads `paths` as further recordings of run `side` for
+  // their step times, then shows each side's typical recording (reading it
+  // where another one is shown) and compares those two, telling the change
+  // against the recordings' spread. The runs shown first are the first
+  // recording of each side.
+  void addRecordings(Side side, const QStringList& paths);
+  // Each side's recordings so far; empty while each side is one.
+  const std::array<std::vector<compare::Recording>, 2>& recordings() const { return recordings_; }
   QString lastError() const { return lastError_; }
   ComparePanel* panel() const { return panel_; }
   // The comparison of the two runs; nullptr until both are in and compared.
@@ -68,6 +78,8 @@ class CompareWindow : public QMainWindow {
   void pairReady();
   // The comparison of the two runs is computed and shown.
   void comparisonReady();
+  // addRecordings() has read its files (a comparison follows).
+  void recordingsRead();
 
  private:
   void load(Side side, const QString& path);
@@ -81,6 +93,10 @@ class CompareWindow : public QMainWindow {
   void startComparison();
   void showComparison(std::shared_ptr<const report::ComparisonReport> comparison);
   void chooseExportPath();
+  void chooseRecordings(Side side);
+  void onRecordingsRead();
+  void showTypicalRecordings();
+  QString runTitle(Side side, const LoadedTrace& loaded) const;
 
   std::array<TraceSession*, 2> sessions_{};
   std::array<TimelineView*, 2> views_{};
@@ -95,6 +111,14 @@ class CompareWindow : public QMainWindow {
   QAction* exportAction_ = nullptr;
   QFutureWatcher<std::shared_ptr<const report::ComparisonReport>> comparing_;
   std::shared_ptr<const report::ComparisonReport> comparison_;
+  std::array<std::vector<compare::Recording>, 2> recordings_;
+  // The shown runs as recordings, read beside the first added files.
+  struct ReadOutcome {
+    RecordingsRead read;
+    std::array<compare::Recording, 2> shown;
+  };
+  QFutureWatcher<ReadOutcome> readingRecordings_;
+  Side readingSide_ = A;
   QString lastError_;
 };
 
