@@ -142,6 +142,11 @@ TEST(Recordings, TheReportListsEveryRecording) {
     EXPECT_EQ(std::get<std::int64_t>(t->rows[i][3]), (ofA ? a : b).medians[k]);
     EXPECT_EQ(std::get<std::string>(t->rows[i][4]), (ofA ? k == 2 : k == 1) ? "yes" : "");
   }
+  const std::string html = report::renderComparisonHtml(r);
+  EXPECT_NE(html.find("Every recording of each side"), std::string::npos);
+  // 4 and 3 recordings: the smallest p is 2 / C(7, 3) = 0.057.
+  EXPECT_NE(html.find("Too few recordings (4 and 3) to tell from their spread: record at least 4 of each"),
+            std::string::npos);
   const std::string json = report::renderComparisonJson(r.comparison);
   EXPECT_NE(json.find("\"run_to_run_test\""), std::string::npos);
   EXPECT_NE(json.find("\"recordings_a\": 4"), std::string::npos);

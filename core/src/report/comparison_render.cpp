@@ -60,8 +60,12 @@ std::string renderComparisonHtml(const ComparisonReport& r) {
     out += "<section>\n<h2>" + h(part.heading) + "</h2>\n";
     if (std::string_view(part.heading) == "Per step") {
       out += "<h3>A step of each run</h3>\n" + stepBarsSvg(c) + "\n";
-      out += "<h3>Each step of each run</h3>\n<p class=\"meta\">" + h(compare::spreadSentence(c.stepSpread)) + "</p>\n" +
-             stepTimesSvg(c) + "\n";
+      // With several recordings a side the chart draws the middle pair's steps.
+      const std::string test = c.recordings[0].empty()
+                                   ? compare::spreadSentence(c.stepSpread)
+                                   : compare::spreadSentence(c.runToRun) + " (each recording's median step). The middle "
+                                         "recordings' steps: " + compare::spreadClause(c.stepSpread);
+      out += "<h3>Each step of each run</h3>\n<p class=\"meta\">" + h(test) + "</p>\n" + stepTimesSvg(c) + "\n";
     }
     for (const char* id : part.tables)
       if (const Table* t = r.table(id)) htmlTableWithHeading(out, forPeople(*t, r.humanRows));
