@@ -95,18 +95,44 @@ int printCsv(std::ostream& out, std::ostream& err, const report::ComparisonRepor
   return 2;
 }
 
-// Two runs of a distributed job (directories of rank traces or ranks
-// documents) are compared as such; a run beside a trace is refused.
-int diffRankRuns(const Args& args, const std::vector<std::string>& paths, RunKind kindA, RunKind kindB,
-                 std::ostream& out, std::ostream& err) {
-  if (kindA != RunKind::Trace && kindB != RunKind::Trace)
-    return diffRankSets(args, args.get("format", "text"), {paths[0], kindA}, {paths[1], kindB}, out, err);
-  const bool runA = kindA != RunKind::Trace;
-  err << "gapscope-cli diff: run " << (runA ? "A" : "B") << " is "
-      << ((runA ? kindA : kindB) == RunKind::RankDirectory ? "a directory of rank traces" : "a ranks document")
-      << " and run " << (runA ? "B" : "A")
-      << " is a trace: give two traces, or two runs of a distributed job (directories of rank traces or "
-         "`ranks --format json` documents)\n";
+const char* jobRunKindName(RunKind kind) {
+  return kind == RunKind::RankDirectory ? "a directory of rank traces" : "a ranks document";
+}
+
+// Runs of a distributed job (directories of rank traces or ranks
+// documents) on both sides are compared as such; a run of a job beside a
+// trace is refused.
+std::optional<int> diffJobRuns(const Args& args, const DiffSides& sides, std::ostream& out, std::ostream& err) {
+  std::array<std::vector<RankRunPath>, 2> jobRuns;
+  std::array<const std::string*, 2> firstOf{};  // the first trace, the first run of a job
+  RunKind jobKind = RunKind::RankDirectory;
+  for (std::size_t side = 0; side < 2; ++side) {
+    for (const std::string& path : side == 0 ? sides.a : sides.b) {
+      const RunKind kind = runKind(path);
+      if (kind == RunKind::Trace) {
+        if (!firstOf[0]) firstOf[0] = &path;
+        continue;
+      }
+      if (!firstOf[1]) {
+        firstOf[1] = &path;
+        jobKind = kind;
+      }
+      jobRuns[side].push_back({path, kind});
+    }
+  }
+  if (!firstOf[1]) return std::nullopt;  // traces only
+  if (!firstOf[0]) return diffRankSets(args, args.get("format", "text"), jobRuns, out, err);
+  if (!sides.several()) {
+    const bool runA = !jobRuns[0].empty();
+    err << "gapscope-cli diff: run " << (runA ? "A" : "B") << " is " << jobRunKindName(jobKind) << " and run "
+        << (runA ? "B" : "A")
+        << " is a trace: give two traces, or two runs of a distributed job (directories of rank traces or "
+           "`ranks --format json` documents)\n";
+  } else {
+    err << "gapscope-cli diff: " << *firstOf[1] << " is a run of a distributed job (" << jobRunKindName(jobKind)
+        << ") and " << *firstOf[0]
+        << " is a trace: give traces on both sides, or runs of a distributed job on both sides\n";
+  }
   return 2;
 }
 
@@ -120,32 +146,12 @@ std::optional<compare::Comparison> compareOneEach(const DiffSides& sides, const 
   return compare::compareTraces(a, b, compareOptions);
 }
 
-// Several recordings a side are traces: runs of a distributed job are
-// compared one directory or document a side.
-bool refuseJobRuns(const DiffSides& sides, std::ostream& err) {
-  for (const auto* side : {&sides.a, &sides.b})
-    for (const std::string& path : *side)
-      if (runKind(path) != RunKind::Trace) {
-        err << "gapscope-cli diff: " << path << " is a run of a distributed job ("
-            << (runKind(path) == RunKind::RankDirectory ? "a directory of rank traces" : "a ranks document")
-            << "): several recordings a side are traces of one process; compare runs of a job one a side, "
-               "diff RUN_A RUN_B\n";
-        return false;
-      }
-  return true;
-}
-
 int runDiff(const Args& args, std::ostream& out, std::ostream& err) {
-  if (const auto& paths = args.positional(); paths.size() == 2) {
-    const RunKind kindA = runKind(paths[0]);
-    const RunKind kindB = runKind(paths[1]);
-    if (kindA != RunKind::Trace || kindB != RunKind::Trace) return diffRankRuns(args, paths, kindA, kindB, out, err);
-  }
-  const DiffFormat format = diffFormat(args);
-  const std::size_t limit = limitOption(args);
   const std::optional<DiffSides> sides = diffSides(args.positional(), err);
   if (!sides) return 2;
-  if (sides->several() && !refuseJobRuns(*sides, err)) return 2;
+  if (const std::optional<int> status = diffJobRuns(args, *sides, out, err)) return *status;
+  const DiffFormat format = diffFormat(args);
+  const std::size_t limit = limitOption(args);
   analysis::AnalysisOptions options;
   options.gaps.minGapNs = static_cast<TimeNs>(args.getDouble("min-gap-us", 1.0) * 1000.0);
   if (options.gaps.minGapNs < 0) throw std::invalid_argument("--min-gap-us expects a non-negative number");
@@ -190,7 +196,8 @@ GAPSCOPE_CLI_COMMAND("diff",
                      "against the run-to-run spread; two "
                      "runs of a distributed job (RUN: a directory of rank traces or a `ranks --format json` "
                      "document): the job's step time, the stragglers, each rank and step side by side (csv: "
-                     "--table ranks, the default, or steps)",
+                     "--table ranks, the default, or steps); several recordings a side, traces or runs of a job "
+                     "alike, before and after `vs` (csv: --table recordings too)",
                      {"ops-by-name"}, runDiff);
 
 }  // namespace gapscope::cli

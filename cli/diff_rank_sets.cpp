@@ -59,6 +59,10 @@ void printJson(std::ostream& out, const RankSetComparison& c, const std::string&
   j["runs"] = ordered_json::array({runJson(pathA, c.runs[0]), runJson(pathB, c.runs[1])});
   j["speedup"] = c.speedup;
   j["step_time_test"] = report::stepSpreadJson(c.stepSpread);
+  if (!c.recordings[0].empty()) {
+    j["run_to_run_test"] = report::stepSpreadJson(c.runToRun);
+    j["recordings"] = report::recordingsJson(c.recordings);
+  }
   j["verdict"] = c.verdict;
   j["ranks"] = ordered_json::array();
   for (const RankChange& r : c.ranks)
@@ -165,15 +169,45 @@ std::string stepTableNote(const RankSetComparison& c, std::size_t rows) {
   return "(" + std::to_string(rows) + " of " + std::to_string(c.steps.size()) + " steps; --limit N shows more)\n";
 }
 
-std::string runLine(const std::string& path, const SetFigures& f) {
+std::string runLine(const std::string& path, const SetFigures& f, std::size_t recordings) {
   return path + " (" + std::to_string(f.ranks) + (f.ranks == 1 ? " rank, " : " ranks, ") + std::to_string(f.steps) +
-         (f.steps == 1 ? " step" : " steps") + " compared; a step: " + f.stepMark + ")";
+         (f.steps == 1 ? " step" : " steps") + " compared; a step: " + f.stepMark + ")" +
+         (recordings > 1 ? ", the middle of " + std::to_string(recordings) + " recordings" : "");
+}
+
+// Several recordings a side: each run with its job step time, the typical
+// one (compared in full) marked.
+TextTable recordingsTable(const RankSetComparison& c) {
+  TextTable t;
+  t.addColumn("Run", TextTable::Align::Left);
+  t.addColumn("Recording", TextTable::Align::Left);
+  t.addColumn("Steps");
+  t.addColumn("Step time (median)");
+  t.addColumn("Typical", TextTable::Align::Left);
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const compare::Recording& r : c.recordings[side])
+      t.addRow({side == 0 ? "A" : "B", r.file, std::to_string(r.steps), time(r.stepTimeMedian), r.typical ? "yes" : ""});
+  return t;
+}
+
+// The recordings in CSV (--table recordings), the trace comparison's columns.
+void printRecordingCsv(std::ostream& out, const RankSetComparison& c) {
+  writeCsvRow(out, {"run", "file", "steps", "step_time_ns", "typical"});
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const compare::Recording& r : c.recordings[side])
+      writeCsvRow(out, {side == 0 ? "A" : "B", r.file, std::to_string(r.steps), std::to_string(r.stepTimeMedian),
+                        r.typical ? "yes" : ""});
 }
 
 void printText(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
                std::size_t rows, const std::vector<std::string>& warnings) {
-  out << "A: " << runLine(pathA, c.runs[0]) << '\n' << "B: " << runLine(pathB, c.runs[1]) << '\n';
+  out << "A: " << runLine(pathA, c.runs[0], c.recordings[0].size()) << '\n'
+      << "B: " << runLine(pathB, c.runs[1], c.recordings[1].size()) << '\n';
   out << "Verdict: " << c.verdict << "\n\n";
+  if (!c.recordings[0].empty()) {
+    recordingsTable(c).print(out);
+    out << '\n';
+  }
   jobTable(c).print(out);
   out << kJobTableNote << '\n';
   rankTable(c, rows).print(out);
@@ -195,9 +229,15 @@ void printMarkdown(std::ostream& out, const RankSetComparison& c, const std::str
     for (std::string line; std::getline(in, line);) out << escapeMarkdown(line) << "  \n";
   };
   out << "# Two runs of a distributed job compared\n\n";
-  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0])) << '\n';
-  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1])) << "\n\n";
-  out << "**Verdict**: " << escapeMarkdown(c.verdict) << "\n\n## The job\n\n";
+  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0], c.recordings[0].size())) << '\n';
+  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1], c.recordings[1].size())) << "\n\n";
+  out << "**Verdict**: " << escapeMarkdown(c.verdict) << "\n\n";
+  if (!c.recordings[0].empty()) {
+    out << "## Recordings\n\n";
+    recordingsTable(c).printMarkdown(out);
+    out << '\n';
+  }
+  out << "## The job\n\n";
   jobTable(c).printMarkdown(out);
   out << '\n';
   paragraph(kJobTableNote);
@@ -303,32 +343,54 @@ RunKind runKind(const std::string& path) {
   return ranks::looksLikeRanksDocument(path) ? RunKind::RanksDocument : RunKind::Trace;
 }
 
-int diffRankSets(const Args& args, const std::string& format, const RankRunPath& runA, const RankRunPath& runB,
+int diffRankSets(const Args& args, const std::string& format, const std::array<std::vector<RankRunPath>, 2>& sides,
                  std::ostream& out, std::ostream& err) {
   if (format != "text" && format != "json" && format != "csv" && format != "md" && format != "markdown") {
     err << "gapscope-cli diff: two rank sets are compared in text, json, csv or md, not '" << format << "'\n";
     return 2;
   }
+  const bool several = sides[0].size() > 1 || sides[1].size() > 1;
   const std::string table = args.get("table", "ranks");
-  if (format == "csv" && table != "ranks" && table != "steps") {
-    err << "gapscope-cli diff: --table of two rank sets expects ranks or steps, got '" << table << "'\n";
+  if (format == "csv" && table != "ranks" && table != "steps" && !(several && table == "recordings")) {
+    err << "gapscope-cli diff: --table of two rank sets expects ranks, steps or (several recordings a side) "
+           "recordings, got '" << table << "'\n";
     return 2;
   }
   const ranks::RankSetOptions options = rankSetOptions(args);
-  // One run after the other: each reads its ranks on every core.
-  std::optional<RankRun> a = readRankRun(runA, options, "A", err);
-  if (!a) return 1;
-  std::optional<RankRun> b = readRankRun(runB, options, "B", err);
-  if (!b) return 1;
-  std::vector<std::string> warnings = std::move(a->warnings);
-  warnings.insert(warnings.end(), b->warnings.begin(), b->warnings.end());
-  const RankSetComparison c = ranks::compareRankSets(a->analysis, b->analysis);
+  // One run after the other: each reads its ranks on every core. A run's
+  // tables stay, its traces do not.
+  std::array<std::vector<RankRun>, 2> runs;
+  std::vector<std::string> warnings;
+  for (std::size_t side = 0; side < 2; ++side) {
+    for (const RankRunPath& named : sides[side]) {
+      const std::string name = std::string(side == 0 ? "A" : "B") + (several ? " (" + named.path + ")" : "");
+      std::optional<RankRun> run = readRankRun(named, options, name, err);
+      if (!run) return 1;
+      warnings.insert(warnings.end(), run->warnings.begin(), run->warnings.end());
+      runs[side].push_back(std::move(*run));
+    }
+  }
+  std::array<std::vector<const ranks::RanksAnalysis*>, 2> analyses;
+  std::array<std::vector<std::string>, 2> names;
+  for (std::size_t side = 0; side < 2; ++side) {
+    for (std::size_t i = 0; i < runs[side].size(); ++i) {
+      analyses[side].push_back(&runs[side][i].analysis);
+      names[side].push_back(sides[side][i].path);
+    }
+  }
+  const RankSetComparison c = several ? ranks::compareRankSetRecordings(analyses, names)
+                                      : ranks::compareRankSets(runs[0][0].analysis, runs[1][0].analysis);
+  std::array<std::string, 2> shown{sides[0][0].path, sides[1][0].path};
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const compare::Recording& r : c.recordings[side])
+      if (r.typical) shown[side] = r.file;
   const std::size_t rows = args.has("limit") ? limitOption(args) : kTextRows;
-  if (format == "json") printJson(out, c, runA.path, runB.path, warnings);
+  if (format == "json") printJson(out, c, shown[0], shown[1], warnings);
   else if (format == "csv" && table == "steps") printStepCsv(out, c);
+  else if (format == "csv" && table == "recordings") printRecordingCsv(out, c);
   else if (format == "csv") printRankCsv(out, c);
-  else if (format == "text") printText(out, c, runA.path, runB.path, rows, warnings);
-  else printMarkdown(out, c, runA.path, runB.path, rows, warnings);
+  else if (format == "text") printText(out, c, shown[0], shown[1], rows, warnings);
+  else printMarkdown(out, c, shown[0], shown[1], rows, warnings);
   return 0;
 }
 

@@ -3,8 +3,10 @@
 // compared (ranks/set_compare.h, docs/ranks.md).
 #pragma once
 
+#include <array>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "command.h"
 
@@ -21,8 +23,9 @@ struct RankRunPath {
   RunKind kind = RunKind::RankDirectory;
 };
 
-// `format` is diff's --format (text, json or csv; md is for two traces).
-int diffRankSets(const Args& args, const std::string& format, const RankRunPath& a, const RankRunPath& b,
+// `format` is diff's --format (text, json, csv or md). `sides`: A's runs
+// and B's, one each or several recordings a side (docs/compare.md).
+int diffRankSets(const Args& args, const std::string& format, const std::array<std::vector<RankRunPath>, 2>& sides,
                  std::ostream& out, std::ostream& err);
 
 }  // namespace gapscope::cli

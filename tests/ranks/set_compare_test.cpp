@@ -4,9 +4,12 @@
 // the JSON; `gapscope-cli diff DIR_A DIR_B` as a process.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -491,6 +494,94 @@ TEST(SetCompareCli, MarkdownHasTheTablesAndEscapesTheNames) {
   EXPECT_NE(md.out.find("| 7 | " + ms(bench::stepTime(before, 7)) + " | " + ms(bench::stepTime(plain(), 7)) + " | 2 |"),
             std::string::npos)
       << md.out;
+}
+
+// Each run of the job recorded four times (docs/compare.md, "Several
+// recordings of each side"): A's runs launch 20, 23, 18 and 25 kernels a
+// step, B's 10, 12, 9 and 14, so every B run's job step is below every A
+// run's: U = 16 of 16, p = 2 / C(8, 4). The typical runs are A's 20 and B's
+// 10 (the lower medians); the second of A's is its ranks document.
+TEST(SetCompareCli, SeveralRecordingsOfEachSide) {
+  TempDir dir;
+  const std::array<std::vector<int>, 2> kernels{std::vector<int>{20, 23, 18, 25}, std::vector<int>{10, 12, 9, 14}};
+  std::array<std::vector<std::string>, 2> paths;
+  std::array<std::vector<RankSetSpec>, 2> specs;
+  std::array<std::vector<RanksAnalysis>, 2> analyses;
+  for (std::size_t side = 0; side < 2; ++side) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      RankSetSpec spec = plain(4, 6);
+      spec.kernelsPerStep = kernels[side][i];
+      const std::string name = std::string(side == 0 ? "a" : "b") + std::to_string(i + 1);
+      analyses[side].push_back(analyse(dir, name, spec));
+      paths[side].push_back((dir.path() / name).string());
+      specs[side].push_back(spec);
+    }
+  }
+  const auto document = runCli({"ranks", paths[0][1], "--format", "json"});
+  ASSERT_EQ(document.status, 0) << document.err;
+  paths[0][1] = (dir.path() / "a2.json").string();
+  std::ofstream(paths[0][1]) << document.out;
+  std::array<std::vector<const RanksAnalysis*>, 2> runs;
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const RanksAnalysis& a : analyses[side]) runs[side].push_back(&a);
+  const RankSetComparison expected = compareRankSetRecordings(runs, paths);
+
+  std::vector<std::string> args{"diff"};
+  args.insert(args.end(), paths[0].begin(), paths[0].end());
+  args.push_back("vs");
+  args.insert(args.end(), paths[1].begin(), paths[1].end());
+  std::vector<std::string> jsonArgs = args;
+  for (const char* a : {"--format", "json"}) jsonArgs.push_back(a);
+  const auto json = runCli(jsonArgs);
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j.at("verdict"), expected.verdict);
+  EXPECT_NE(expected.verdict.find("middle recordings of 4 and 4), beyond the run-to-run spread (p = 0.029 over 4 "
+                                  "and 4 recordings);"),
+            std::string::npos)
+      << expected.verdict;
+  std::array<std::vector<TimeNs>, 2> medians;
+  for (std::size_t side = 0; side < 2; ++side) {
+    const auto& recordings = j.at("recordings").at(side == 0 ? "a" : "b");
+    ASSERT_EQ(recordings.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) {
+      medians[side].push_back(jobStepTime(specs[side][i]));
+      EXPECT_EQ(recordings[i].at("file"), paths[side][i]);
+      EXPECT_EQ(recordings[i].at("step_time_ns"), medians[side][i]) << side << " " << i;
+      EXPECT_EQ(recordings[i].at("steps"), 6);
+      EXPECT_EQ(recordings[i].at("typical"), i == 0) << side << " " << i;
+    }
+    EXPECT_EQ(j.at("runs")[side].at("path"), paths[side][0]);
+  }
+  double pairsALonger = 0;
+  for (TimeNs x : medians[0])
+    for (TimeNs y : medians[1]) pairsALonger += x > y ? 1.0 : (x == y ? 0.5 : 0.0);
+  EXPECT_EQ(j.at("run_to_run_test").at("u"), pairsALonger);
+  EXPECT_EQ(pairsALonger, 16.0);
+  EXPECT_NEAR(j.at("run_to_run_test").at("p_value").get<double>(), 2.0 / 70.0, 1e-12);
+  EXPECT_EQ(j.at("run_to_run_test").at("recordings_b"), 4);
+
+  const auto text = runCli(args);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("A: " + paths[0][0] + " (4 ranks, 6 steps compared; a step: ProfilerStep#N), the middle of 4 "
+                          "recordings\n"),
+            std::string::npos)
+      << text.out;
+  std::vector<std::string> csvArgs = args;
+  for (const char* a : {"--format", "csv", "--table", "recordings"}) csvArgs.push_back(a);
+  const auto csv = runCli(csvArgs);
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 9);  // header and 8 runs
+  EXPECT_NE(csv.out.find("A," + paths[0][0] + ",6," + std::to_string(medians[0][0]) + ",yes"), std::string::npos)
+      << csv.out;
+
+  const auto files = bench::writeRankSet((dir.path() / "c").string(), plain(2, 3));
+  const auto mixed = runCli({"diff", paths[0][0], files[0], "vs", paths[1][0]});
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_NE(mixed.err.find(paths[0][0] + " is a run of a distributed job (a directory of rank traces) and " + files[0] +
+                           " is a trace"),
+            std::string::npos)
+      << mixed.err;
 }
 
 TEST(SetCompareCli, ADirectoryAndATraceOrAnotherFormatAreRefused) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "gapscope/compare/compare.h"
 #include "gapscope/format/duration.h"
@@ -113,6 +114,17 @@ std::vector<Change> paired(const std::vector<Row>& a, const std::vector<Row>& b,
   return out;
 }
 
+// With several recordings a side, the speed is told against their spread.
+std::string verdictOf(const RankSetComparison& c, const RanksAnalysis& a, const RanksAnalysis& b) {
+  const SetFigures& fa = c.runs[0];
+  const SetFigures& fb = c.runs[1];
+  const compare::StepSpreadTest& test = c.recordings[0].empty() ? c.stepSpread : c.runToRun;
+  std::string v = compare::speedPhrase(fa.stepTimeNs, fb.stepTimeNs, test) + "; " + stragglerSentence(a, b, fa, fb);
+  if (fa.collectivePerStepNs > 0 || fb.collectivePerStepNs > 0) v += "; " + waitSentence(fa, fb);
+  return v + "; " + busySentence(fa, fb) + ".";
+}
+
+
 }  // namespace
 
 TimeNs perCountedStep(TimeNs total, const RankRow& row) {
@@ -164,15 +176,38 @@ RankSetComparison compareRankSets(const RanksAnalysis& a, const RanksAnalysis& b
   if (fa.stepTimeNs > 0 && fb.stepTimeNs > 0)
     c.speedup = static_cast<double>(fa.stepTimeNs) / static_cast<double>(fb.stepTimeNs);
   c.stepSpread = compare::stepSpreadTest(fa.stepTimes, fb.stepTimes);
-  c.verdict = compare::speedPhrase(fa.stepTimeNs, fb.stepTimeNs, c.stepSpread) + "; " + stragglerSentence(a, b, fa, fb);
-  if (fa.collectivePerStepNs > 0 || fb.collectivePerStepNs > 0) c.verdict += "; " + waitSentence(fa, fb);
-  c.verdict += "; " + busySentence(fa, fb) + ".";
+  c.verdict = verdictOf(c, a, b);
 
   noteOtherRanks(c, c.notes);
   if (fa.stepMark != fb.stepMark)
     c.notes.push_back("the runs define a step differently: A by " + fa.stepMark + ", B by " + fb.stepMark);
   for (const auto& n : a.notes) c.notes.push_back("A: " + n);
   for (const auto& n : b.notes) c.notes.push_back("B: " + n);
+  return c;
+}
+
+RankSetComparison compareRankSetRecordings(const std::array<std::vector<const RanksAnalysis*>, 2>& runs,
+                                            const std::array<std::vector<std::string>, 2>& names) {
+  std::array<std::vector<compare::Recording>, 2> recordings;
+  std::array<std::vector<TimeNs>, 2> medians;
+  std::array<std::size_t, 2> typical{};
+  for (std::size_t side = 0; side < 2; ++side) {
+    if (runs[side].empty() || runs[side].size() != names[side].size())
+      throw std::invalid_argument(std::string("run ") + "AB"[side] + ": every recording needs its name, and one at least");
+    for (std::size_t i = 0; i < runs[side].size(); ++i) {
+      const SetFigures f = setFigures(*runs[side][i]);
+      recordings[side].push_back({names[side][i], f.steps, f.stepTimeNs, false});
+      medians[side].push_back(f.stepTimeNs);
+    }
+    typical[side] = compare::typicalRecording(medians[side]);
+    recordings[side][typical[side]].typical = true;
+  }
+  const RanksAnalysis& a = *runs[0][typical[0]];
+  const RanksAnalysis& b = *runs[1][typical[1]];
+  RankSetComparison c = compareRankSets(a, b);
+  c.recordings = std::move(recordings);
+  c.runToRun = compare::runToRunTest(medians[0], medians[1]);
+  c.verdict = verdictOf(c, a, b);
   return c;
 }
 

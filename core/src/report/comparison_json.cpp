@@ -47,10 +47,6 @@ json rowsJson(const std::vector<Row>& rows, std::size_t limit, ToJson toJson) {
   return out;
 }
 
-json recordingJson(const compare::Recording& r) {
-  return {{"file", r.file}, {"steps", r.steps}, {"step_time_ns", r.stepTimeMedian}, {"typical", r.typical}};
-}
-
 json kernelJson(const compare::KernelDelta& k) {
   return {{"name", k.name},
           {"kind", sliceKindName(k.kind)},
@@ -106,6 +102,17 @@ json stepSpreadJson(const compare::StepSpreadTest& t) {
           {"beyond_spread", t.beyondSpread()}};
 }
 
+json recordingsJson(const std::array<std::vector<compare::Recording>, 2>& recordings) {
+  json j = json::object();
+  for (std::size_t side = 0; side < 2; ++side) {
+    json rows = json::array();
+    for (const compare::Recording& r : recordings[side])
+      rows.push_back({{"file", r.file}, {"steps", r.steps}, {"step_time_ns", r.stepTimeMedian}, {"typical", r.typical}});
+    j[side == 0 ? "a" : "b"] = std::move(rows);
+  }
+  return j;
+}
+
 std::string renderComparisonJson(const Comparison& c, std::size_t rowLimit) {
   json j;
   j["format_version"] = kComparisonFormatVersion;
@@ -114,8 +121,7 @@ std::string renderComparisonJson(const Comparison& c, std::size_t rowLimit) {
   j["step_time_test"] = stepSpreadJson(c.stepSpread);
   if (!c.recordings[0].empty()) {
     j["run_to_run_test"] = stepSpreadJson(c.runToRun);
-    j["recordings"] = {{"a", rowsJson(c.recordings[0], c.recordings[0].size(), recordingJson)},
-                       {"b", rowsJson(c.recordings[1], c.recordings[1].size(), recordingJson)}};
+    j["recordings"] = recordingsJson(c.recordings);
   }
   j["verdict"] = c.verdict;
   j["warnings"] = c.warnings;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gapscope/compare/compare.h"
 #include "gapscope/compare/step_spread.h"
 #include "gapscope/ranks/stragglers.h"
 
@@ -69,9 +70,24 @@ struct RankSetComparison {
   // What makes the runs less comparable (other ranks, other step marks),
   // then each run's own notes ("A: ...", "B: ...").
   std::vector<std::string> notes;
+  // Several recordings (runs) a side: each side's, in the order given
+  // (runs[] are the typical ones), and their job step times of A against
+  // B's, which the verdict then tells instead of stepSpread. Empty, and a
+  // test of method None, when each side is one run.
+  std::array<std::vector<compare::Recording>, 2> recordings;
+  compare::StepSpreadTest runToRun;
 };
 
 RankSetComparison compareRankSets(const RanksAnalysis& a, const RanksAnalysis& b);
+
+// Each side recorded several times (docs/compare.md, "Several recordings
+// of each side"): `runs[side]` its runs' analyses, `names[side]` what names
+// each (its directory or document). Compares each side's typical run
+// (compare::typicalRecording of their job step times) as compareRankSets
+// does, and tells the change against the runs' spread (runToRunTest).
+// Throws std::invalid_argument for a side without runs or names.
+RankSetComparison compareRankSetRecordings(const std::array<std::vector<const RanksAnalysis*>, 2>& runs,
+                                           const std::array<std::vector<std::string>, 2>& names);
 
 // One run's figures as compareRankSets() reports them.
 SetFigures setFigures(const RanksAnalysis& run);
