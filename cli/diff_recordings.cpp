@@ -27,12 +27,6 @@ std::optional<std::vector<compare::Recording>> readSide(const std::vector<std::s
   return recordings;
 }
 
-std::vector<TimeNs> mediansOf(const std::vector<compare::Recording>& recordings) {
-  std::vector<TimeNs> medians;
-  for (const compare::Recording& r : recordings) medians.push_back(r.stepTimeMedian);
-  return medians;
-}
-
 }  // namespace
 
 std::optional<DiffSides> diffSides(const std::vector<std::string>& words, std::ostream& err) {
@@ -68,8 +62,8 @@ std::optional<compare::Comparison> compareRecordedSides(const DiffSides& sides,
   }
   // The typical pair is read again rather than every trace kept: a side
   // may be many large recordings.
-  const std::string& typicalA = sides.a[compare::typicalRecording(mediansOf(recordings[0]))];
-  const std::string& typicalB = sides.b[compare::typicalRecording(mediansOf(recordings[1]))];
+  const std::string& typicalA = sides.a[compare::typicalRecording(recordings[0])];
+  const std::string& typicalB = sides.b[compare::typicalRecording(recordings[1])];
   auto traces = loadTracePair(typicalA, typicalB, "diff", err);
   if (!traces) return std::nullopt;
   const analysis::TraceAnalysis a(std::make_shared<const Trace>(std::move((*traces)[0])), options);

@@ -344,9 +344,7 @@ TEST_F(ComparePair, AddedRecordingsShowEachSidesTypicalOneAndTheRunToRunSpread) 
   }
   std::array<std::size_t, 2> typical{};
   for (std::size_t side = 0; side < 2; ++side) {
-    std::vector<TimeNs> medians;
-    for (const auto& r : recordings[side]) medians.push_back(r.stepTimeMedian);
-    typical[side] = compare::typicalRecording(medians);
+    typical[side] = compare::typicalRecording(recordings[side]);
   }
   const compare::Comparison c = compare::compareRecordings(*runs[0][typical[0]], *runs[1][typical[1]], recordings);
   EXPECT_EQ(w().verdictText().toStdString(), c.verdict);

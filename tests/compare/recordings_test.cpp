@@ -6,6 +6,7 @@
 // k kernels lasts 3,400 + 3,000 k ns from its annotation's start to end).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "gapscope/compare/compare.h"
@@ -47,16 +48,41 @@ Side side(const std::string& name, const std::vector<int>& ks) {
 }
 
 Comparison compareSides(const Side& a, const Side& b) {
-  return compareRecordings(*a.runs[typicalRecording(a.medians)], *b.runs[typicalRecording(b.medians)],
+  return compareRecordings(*a.runs[typicalRecording(a.recordings)], *b.runs[typicalRecording(b.recordings)],
                            {a.recordings, b.recordings});
 }
 
+std::size_t typicalOf(const std::vector<TimeNs>& medians) {
+  std::vector<Recording> recordings;
+  for (TimeNs m : medians) recordings.push_back({"", 1, m, false});
+  return typicalRecording(recordings);
+}
+
 TEST(Recordings, TheTypicalOneIsTheLowerMedianAndTheFirstGivenOfEqualOnes) {
-  EXPECT_EQ(typicalRecording({30, 10, 20}), 2u);
-  EXPECT_EQ(typicalRecording({40, 10, 30, 20}), 3u);  // 20 of 20 and 30
-  EXPECT_EQ(typicalRecording({5, 5, 5}), 0u);
-  EXPECT_EQ(typicalRecording({7, 3, 3, 9}), 1u);
-  EXPECT_EQ(typicalRecording({}), 0u);
+  EXPECT_EQ(typicalOf({30, 10, 20}), 2u);
+  EXPECT_EQ(typicalOf({40, 10, 30, 20}), 3u);  // 20 of 20 and 30
+  EXPECT_EQ(typicalOf({5, 5, 5}), 0u);
+  EXPECT_EQ(typicalOf({7, 3, 3, 9}), 1u);
+  EXPECT_EQ(typicalOf({0, 30, 10, 20}), 3u);  // a recording without a step time is no candidate
+  EXPECT_EQ(typicalOf({0, 0}), 0u);
+  EXPECT_EQ(typicalOf({}), 0u);
+}
+
+// An empty recording (no events: no step time) is listed, left out of the
+// test and named; the others count.
+TEST(Recordings, ARecordingWithoutAStepTimeIsLeftOutAndNamed) {
+  Side a = side("a", {8, 11, 9, 10});
+  a.runs.push_back(RunMaker().analysis("empty.json"));
+  a.recordings.push_back(recordingOf(runFigures(*a.runs.back())));
+  ASSERT_EQ(a.recordings.back().stepTimeMedian, 0);
+  const Side b = side("b", {3, 4, 5, 2});
+  const Comparison c = compareSides(a, b);
+  EXPECT_EQ(c.recordings[0].size(), 5u);
+  EXPECT_EQ(c.runToRun.stepsA, 4u);
+  EXPECT_NEAR(c.runToRun.pValue, 2.0 / 70.0, 1e-12);
+  EXPECT_NE(std::find(c.warnings.begin(), c.warnings.end(),
+                      "A's recording empty.json has no step time and is left out of the run-to-run test"),
+            c.warnings.end());
 }
 
 TEST(Recordings, EachRecordingsMedianStepIsItsOwn) {

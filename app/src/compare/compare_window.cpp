@@ -264,9 +264,7 @@ void CompareWindow::onRecordingsRead() {
 void CompareWindow::showTypicalRecordings() {
   bool reading = false;
   for (Side side : {A, B}) {
-    std::vector<TimeNs> medians;
-    for (const compare::Recording& r : recordings_[side]) medians.push_back(r.stepTimeMedian);
-    const std::size_t typical = compare::typicalRecording(medians);
+    const std::size_t typical = compare::typicalRecording(recordings_[side]);
     for (std::size_t i = 0; i < recordings_[side].size(); ++i) recordings_[side][i].typical = i == typical;
     const QString path = utf8(recordings_[side][typical].file);
     if (path != sessions_[side]->loaded().path) {

@@ -80,31 +80,53 @@ Comparison compareTraces(const TraceAnalysis& a, const TraceAnalysis& b, const C
 
 Recording recordingOf(const RunFigures& run) { return {run.file, run.steps, run.stepTimeMedian, false}; }
 
-std::size_t typicalRecording(const std::vector<TimeNs>& medians) {
-  if (medians.empty()) return 0;
+std::size_t typicalRecording(const std::vector<Recording>& recordings) {
+  std::vector<TimeNs> timed;
+  for (const Recording& r : recordings)
+    if (r.stepTimeMedian > 0) timed.push_back(r.stepTimeMedian);
+  if (timed.empty()) return 0;
   // The lower median, as a run's median step is taken.
-  const TimeNs middle = analysis::distributionOf(medians).median;
-  return static_cast<std::size_t>(std::find(medians.begin(), medians.end(), middle) - medians.begin());
+  const TimeNs middle = analysis::distributionOf(timed).median;
+  return static_cast<std::size_t>(
+      std::find_if(recordings.begin(), recordings.end(), [&](const Recording& r) { return r.stepTimeMedian == middle; }) -
+      recordings.begin());
+}
+
+StepSpreadTest recordingsTest(const std::array<std::vector<Recording>, 2>& recordings) {
+  std::array<std::vector<TimeNs>, 2> medians;
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const Recording& r : recordings[side])
+      if (r.stepTimeMedian > 0) medians[side].push_back(r.stepTimeMedian);
+  return runToRunTest(medians[0], medians[1]);
+}
+
+std::vector<std::string> untimedRecordings(const std::array<std::vector<Recording>, 2>& recordings) {
+  std::vector<std::string> sentences;
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const Recording& r : recordings[side])
+      if (r.stepTimeMedian <= 0)
+        sentences.push_back(std::string(side == 0 ? "A" : "B") + "'s recording " + r.file +
+                            " has no step time and is left out of the run-to-run test");
+  return sentences;
 }
 
 Comparison compareRecordings(const TraceAnalysis& a, const TraceAnalysis& b,
                              std::array<std::vector<Recording>, 2> recordings, const CompareOptions& options) {
-  std::array<std::vector<TimeNs>, 2> medians;
   for (std::size_t side = 0; side < 2; ++side) {
     if (recordings[side].empty()) throw std::invalid_argument(std::string("run ") + "AB"[side] + " has no recording");
-    for (const Recording& r : recordings[side]) medians[side].push_back(r.stepTimeMedian);
     for (Recording& r : recordings[side]) r.typical = false;
-    recordings[side][typicalRecording(medians[side])].typical = true;
+    recordings[side][typicalRecording(recordings[side])].typical = true;
   }
   Comparison c = compareTraces(a, b, options);
   for (std::size_t side = 0; side < 2; ++side) {
-    const Recording& typical = recordings[side][typicalRecording(medians[side])];
+    const Recording& typical = recordings[side][typicalRecording(recordings[side])];
     if (typical.file != c.runs[side].file || typical.stepTimeMedian != c.runs[side].stepTimeMedian)
       throw std::invalid_argument(std::string("run ") + "AB"[side] + " is " + c.runs[side].file +
                                   ", not its side's typical recording " + typical.file);
   }
+  c.runToRun = recordingsTest(recordings);
+  for (std::string& w : untimedRecordings(recordings)) c.warnings.push_back(std::move(w));
   c.recordings = std::move(recordings);
-  c.runToRun = runToRunTest(medians[0], medians[1]);
   c.verdict = detail::makeVerdict(c);
   return c;
 }

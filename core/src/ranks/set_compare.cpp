@@ -189,7 +189,6 @@ RankSetComparison compareRankSets(const RanksAnalysis& a, const RanksAnalysis& b
 RankSetComparison compareRankSetRecordings(const std::array<std::vector<const RanksAnalysis*>, 2>& runs,
                                             const std::array<std::vector<std::string>, 2>& names) {
   std::array<std::vector<compare::Recording>, 2> recordings;
-  std::array<std::vector<TimeNs>, 2> medians;
   std::array<std::size_t, 2> typical{};
   for (std::size_t side = 0; side < 2; ++side) {
     if (runs[side].empty() || runs[side].size() != names[side].size())
@@ -197,16 +196,16 @@ RankSetComparison compareRankSetRecordings(const std::array<std::vector<const Ra
     for (std::size_t i = 0; i < runs[side].size(); ++i) {
       const SetFigures f = setFigures(*runs[side][i]);
       recordings[side].push_back({names[side][i], f.steps, f.stepTimeNs, false});
-      medians[side].push_back(f.stepTimeNs);
     }
-    typical[side] = compare::typicalRecording(medians[side]);
+    typical[side] = compare::typicalRecording(recordings[side]);
     recordings[side][typical[side]].typical = true;
   }
   const RanksAnalysis& a = *runs[0][typical[0]];
   const RanksAnalysis& b = *runs[1][typical[1]];
   RankSetComparison c = compareRankSets(a, b);
+  c.runToRun = compare::recordingsTest(recordings);
+  for (std::string& n : compare::untimedRecordings(recordings)) c.notes.push_back(std::move(n));
   c.recordings = std::move(recordings);
-  c.runToRun = compare::runToRunTest(medians[0], medians[1]);
   c.verdict = verdictOf(c, a, b);
   return c;
 }

@@ -139,8 +139,17 @@ Recording recordingOf(const RunFigures& run);
 
 // Which of a side's recordings is compared in full: the one whose median
 // step time is the median of theirs (the lower of the middle two of an
-// even count; the first given of equal ones). 0 for none.
-std::size_t typicalRecording(const std::vector<TimeNs>& medians);
+// even count; the first given of equal ones), among those with a step time
+// (a recording without events has none). 0 when none has one.
+std::size_t typicalRecording(const std::vector<Recording>& recordings);
+
+// A's recordings against B's by their median step times (runToRunTest),
+// recordings without a step time left out.
+StepSpreadTest recordingsTest(const std::array<std::vector<Recording>, 2>& recordings);
+
+// One sentence per recording without a step time: "A's recording F has no
+// step time and is left out of the run-to-run test".
+std::vector<std::string> untimedRecordings(const std::array<std::vector<Recording>, 2>& recordings);
 
 struct CompareOptions {
   // Key operator rows by input shapes too when both runs recorded them.
