@@ -19,9 +19,6 @@
 namespace gapscope::cli {
 namespace {
 
-using report::Column;
-using report::ColumnKind;
-
 enum class DiffFormat { Text, Json, Csv, Markdown };
 
 DiffFormat diffFormat(const Args& args) {
@@ -36,33 +33,13 @@ DiffFormat diffFormat(const Args& args) {
 // Rows per table in text (and md) unless --limit says otherwise.
 constexpr std::size_t kTextRows = 20;
 
-// A cell in the CLI's text style (PyTorch's table units, as the other commands print).
-std::string textCell(const Column& column, const report::Cell& cell) {
-  if (std::holds_alternative<std::monostate>(cell)) return "-";
-  if (const auto* s = std::get_if<std::string>(&cell)) return column.abbreviate ? report::kernelLabel(*s, 70) : *s;
-  if (const auto* i = std::get_if<std::int64_t>(&cell))
-    return column.kind == ColumnKind::Duration ? format::formatDuration(*i, kTableTime) : std::to_string(*i);
-  const double v = std::get<double>(cell);
-  return column.kind == ColumnKind::Percent ? format::formatPercent(v, kTablePercent) : format::formatNumber(v, 2);
-}
-
 void printTable(std::ostream& out, const report::Table& t, std::size_t rows) {
   out << '\n' << t.title << '\n';
-  TextTable table;
-  for (const Column& c : t.columns)
-    table.addColumn(c.header, c.kind == ColumnKind::Text ? TextTable::Align::Left : TextTable::Align::Right,
-                    c.kind == ColumnKind::Text ? 70 : 0);
-  for (std::size_t r = 0; r < t.rows.size() && r < rows; ++r) {
-    std::vector<std::string> cells;
-    for (std::size_t i = 0; i < t.columns.size(); ++i)
-      cells.push_back(i < t.rows[r].size() ? textCell(t.columns[i], t.rows[r][i]) : "-");
-    table.addRow(std::move(cells));
-  }
   if (t.rows.empty()) {
     out << "(none)\n";
     return;
   }
-  table.print(out);
+  textTableOf(t, rows).print(out);
   const std::size_t shown = std::min(rows, t.rows.size());
   if (t.totalRows > shown) out << "(" << shown << " of " << t.totalRows << " rows; --limit N shows more)\n";
 }
@@ -74,7 +51,7 @@ void printText(std::ostream& out, const report::ComparisonReport& r, std::size_t
     out << (i == 0 ? "A: " : "B: ") << run.file << " (" << run.producer;
     for (const auto& d : run.devices) out << ", " << d;
     out << ")";
-    if (const std::size_t n = c.recordings[i].size(); n > 1) out << ", the middle of " << n << " recordings";
+    if (const std::size_t n = compare::timedCount(c.recordings[i]); n > 1) out << ", the middle of " << n << " recordings";
     out << "\n";
   }
   out << "Verdict: " << c.verdict << '\n';

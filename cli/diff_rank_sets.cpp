@@ -11,6 +11,7 @@
 #include "gapscope/ranks/ranks_document.h"
 #include "gapscope/ranks/ranks_json.h"
 #include "gapscope/ranks/set_compare.h"
+#include "gapscope/report/comparison_report.h"
 #include "gapscope/report/json_parts.h"
 #include "output.h"
 #include "rank_set_output.h"
@@ -175,37 +176,17 @@ std::string runLine(const std::string& path, const SetFigures& f, std::size_t re
          (recordings > 1 ? ", the middle of " + std::to_string(recordings) + " recordings" : "");
 }
 
-// Several recordings a side: each run with its job step time, the typical
-// one (compared in full) marked.
-TextTable recordingsTable(const RankSetComparison& c) {
-  TextTable t;
-  t.addColumn("Run", TextTable::Align::Left);
-  t.addColumn("Recording", TextTable::Align::Left);
-  t.addColumn("Steps");
-  t.addColumn("Step time (median)");
-  t.addColumn("Typical", TextTable::Align::Left);
-  for (std::size_t side = 0; side < 2; ++side)
-    for (const compare::Recording& r : c.recordings[side])
-      t.addRow({side == 0 ? "A" : "B", r.file, std::to_string(r.steps), time(r.stepTimeMedian), r.typical ? "yes" : ""});
-  return t;
-}
-
-// The recordings in CSV (--table recordings), the trace comparison's columns.
-void printRecordingCsv(std::ostream& out, const RankSetComparison& c) {
-  writeCsvRow(out, {"run", "file", "steps", "step_time_ns", "typical"});
-  for (std::size_t side = 0; side < 2; ++side)
-    for (const compare::Recording& r : c.recordings[side])
-      writeCsvRow(out, {side == 0 ? "A" : "B", r.file, std::to_string(r.steps), std::to_string(r.stepTimeMedian),
-                        r.typical ? "yes" : ""});
-}
+// Several recordings a side: the trace comparison's table of them.
+report::Table recordingsOf(const RankSetComparison& c) { return report::recordingsTable(c.recordings, c.runToRun); }
 
 void printText(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
                std::size_t rows, const std::vector<std::string>& warnings) {
-  out << "A: " << runLine(pathA, c.runs[0], c.recordings[0].size()) << '\n'
-      << "B: " << runLine(pathB, c.runs[1], c.recordings[1].size()) << '\n';
+  out << "A: " << runLine(pathA, c.runs[0], compare::timedCount(c.recordings[0])) << '\n'
+      << "B: " << runLine(pathB, c.runs[1], compare::timedCount(c.recordings[1])) << '\n';
   out << "Verdict: " << c.verdict << "\n\n";
   if (!c.recordings[0].empty()) {
-    recordingsTable(c).print(out);
+    const report::Table t = recordingsOf(c);
+    textTableOf(t, t.rows.size()).print(out);
     out << '\n';
   }
   jobTable(c).print(out);
@@ -229,12 +210,13 @@ void printMarkdown(std::ostream& out, const RankSetComparison& c, const std::str
     for (std::string line; std::getline(in, line);) out << escapeMarkdown(line) << "  \n";
   };
   out << "# Two runs of a distributed job compared\n\n";
-  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0], c.recordings[0].size())) << '\n';
-  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1], c.recordings[1].size())) << "\n\n";
+  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0], compare::timedCount(c.recordings[0]))) << '\n';
+  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1], compare::timedCount(c.recordings[1]))) << "\n\n";
   out << "**Verdict**: " << escapeMarkdown(c.verdict) << "\n\n";
   if (!c.recordings[0].empty()) {
     out << "## Recordings\n\n";
-    recordingsTable(c).printMarkdown(out);
+    const report::Table t = recordingsOf(c);
+    textTableOf(t, t.rows.size()).printMarkdown(out);
     out << '\n';
   }
   out << "## The job\n\n";
@@ -387,7 +369,7 @@ int diffRankSets(const Args& args, const std::string& format, const std::array<s
   const std::size_t rows = args.has("limit") ? limitOption(args) : kTextRows;
   if (format == "json") printJson(out, c, shown[0], shown[1], warnings);
   else if (format == "csv" && table == "steps") printStepCsv(out, c);
-  else if (format == "csv" && table == "recordings") printRecordingCsv(out, c);
+  else if (format == "csv" && table == "recordings") out << report::tableCsv(recordingsOf(c));
   else if (format == "csv") printRankCsv(out, c);
   else if (format == "text") printText(out, c, shown[0], shown[1], rows, warnings);
   else printMarkdown(out, c, shown[0], shown[1], rows, warnings);

@@ -2,6 +2,8 @@
 #include "diff_recordings.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 #include <memory>
 #include <ostream>
 
@@ -46,6 +48,19 @@ std::optional<DiffSides> diffSides(const std::vector<std::string>& words, std::o
     err << "gapscope-cli diff: no recording of run " << (sides.a.empty() ? "A before" : "B after")
         << " \"vs\"\n";
     return std::nullopt;
+  }
+  // The same file twice would count one recording as two and fake a spread.
+  std::set<std::filesystem::path> seen;
+  for (const auto* side : {&sides.a, &sides.b}) {
+    if (!sides.several()) break;
+    for (const std::string& path : *side) {
+      std::error_code ec;
+      const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+      if (!seen.insert(ec ? std::filesystem::path(path) : canonical).second) {
+        err << "gapscope-cli diff: " << path << " is given twice: each recording counts once\n";
+        return std::nullopt;
+      }
+    }
   }
   return sides;
 }

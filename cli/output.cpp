@@ -188,4 +188,33 @@ void JsonObjectStream::endArray() { out_ << (anyElement_ ? "\n  ]" : "]"); }
 
 void JsonObjectStream::finish() { out_ << (anyMember_ ? "\n}\n" : "{}\n"); }
 
+namespace {
+
+// A cell in the CLI's text style (PyTorch's table units, as the other commands print).
+std::string textCell(const report::Column& column, const report::Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "-";
+  if (const auto* s = std::get_if<std::string>(&cell)) return column.abbreviate ? report::kernelLabel(*s, 70) : *s;
+  if (const auto* i = std::get_if<std::int64_t>(&cell))
+    return column.kind == report::ColumnKind::Duration ? format::formatDuration(*i, kTableTime) : std::to_string(*i);
+  const double v = std::get<double>(cell);
+  return column.kind == report::ColumnKind::Percent ? format::formatPercent(v, kTablePercent) : format::formatNumber(v, 2);
+}
+
+}  // namespace
+
+TextTable textTableOf(const report::Table& t, std::size_t rows) {
+  TextTable table;
+  for (const report::Column& c : t.columns) {
+    const bool text = c.kind == report::ColumnKind::Text;
+    table.addColumn(c.header, text ? TextTable::Align::Left : TextTable::Align::Right, text ? 70 : 0);
+  }
+  for (std::size_t r = 0; r < t.rows.size() && r < rows; ++r) {
+    std::vector<std::string> cells;
+    for (std::size_t i = 0; i < t.columns.size(); ++i)
+      cells.push_back(i < t.rows[r].size() ? textCell(t.columns[i], t.rows[r][i]) : "-");
+    table.addRow(std::move(cells));
+  }
+  return table;
+}
+
 }  // namespace gapscope::cli

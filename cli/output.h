@@ -17,6 +17,7 @@
 #include "command.h"
 #include "gapscope/format/duration.h"
 #include "gapscope/format/number.h"
+#include "gapscope/report/report.h"
 
 namespace gapscope::cli {
 
@@ -61,6 +62,10 @@ class TextTable {
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;
 };
+
+// A report table (report/report.h) as a text table in the CLI's style
+// (PyTorch's table units), its first `rows` rows; absent cells "-".
+TextTable textTableOf(const report::Table& table, std::size_t rows);
 
 // Fields, each quoted by format::csvQuote when it needs it, joined with
 // commas and ended with "\n".

@@ -5,8 +5,10 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -365,6 +367,49 @@ TEST_F(ComparePair, AddedRecordingsShowEachSidesTypicalOneAndTheRunToRunSpread) 
   EXPECT_TRUE(panel->spreadLabel()->text().contains(
       QStringLiteral("Beyond the run-to-run spread (p = 0.0081 over 8 and 4 recordings)")))
       << panel->spreadLabel()->text().toStdString();
+}
+
+// Files that cannot be read, or are already among the recordings, add
+// nothing: the window stays one recording a side, its verdict unchanged.
+TEST_F(ComparePair, RecordingsThatAddNothingLeaveTheComparisonAlone) {
+  const auto path = [](const std::string& name) { return testData(("h200-user-repeat/" + name + ".json.gz").c_str()); };
+  ASSERT_TRUE(open(path("eager-1"), path("compiled-1")));
+  const QString before = w().verdictText();
+  QSignalSpy compared(window_.get(), &CompareWindow::comparisonReady);
+  w().addRecordings(CompareWindow::A, {path("not-recorded")});
+  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }, 60000));
+  EXPECT_EQ(w().verdictText(), before);
+  EXPECT_FALSE(w().panel()->tabs()->isTabVisible(w().panel()->tabs()->indexOf(w().panel()->panel("recordings"))));
+  EXPECT_TRUE(w().lastError().contains(QStringLiteral("not-recorded"))) << w().lastError().toStdString();
+  // The shown file again (by another name for it) is left out before any read.
+  w().addRecordings(CompareWindow::B, {path("compiled-1"), QFileInfo(path("eager-1")).absoluteFilePath()});
+  EXPECT_TRUE(w().statusBar()->currentMessage().contains(QStringLiteral("each recording counts once")))
+      << w().statusBar()->currentMessage().toStdString();
+}
+
+// The typical recording gone before it could be read again (deleted as the
+// recordings came in): it is left out and the next typical one is shown.
+TEST_F(ComparePair, ATypicalRecordingThatCannotBeReadAgainIsLeftOut) {
+  QTemporaryDir dir;
+  const auto copy = [&](const std::string& name) {
+    const QString to = dir.filePath(QString::fromStdString(name) + QStringLiteral(".json.gz"));
+    EXPECT_TRUE(QFile::copy(testData(("h200-user-repeat/" + name + ".json.gz").c_str()), to));
+    return to;
+  };
+  for (const char* name : {"eager-1", "eager-2", "eager-3", "eager-4", "compiled-1"}) copy(name);
+  const auto at = [&](const char* name) { return dir.filePath(QString::fromLatin1(name) + QStringLiteral(".json.gz")); };
+  ASSERT_TRUE(open(at("eager-2"), at("compiled-1")));
+  // eager-1 is A's typical one: 22.2 ms of 16.2, 22.2, 22.4 and 25.0.
+  QObject::connect(window_.get(), &CompareWindow::recordingsRead, [&] { QFile::remove(at("eager-1")); });
+  QSignalSpy compared(window_.get(), &CompareWindow::comparisonReady);
+  w().addRecordings(CompareWindow::A, {at("eager-1"), at("eager-3"), at("eager-4")});
+  ASSERT_TRUE(waitUntil([&] { return compared.count() > 0; }, 60000));
+  EXPECT_EQ(w().session(CompareWindow::A)->loaded().path, at("eager-3"));
+  ASSERT_EQ(w().recordings()[CompareWindow::A].size(), 3u);
+  for (const auto& r : w().recordings()[CompareWindow::A]) EXPECT_NE(QString::fromStdString(r.file), at("eager-1"));
+  EXPECT_TRUE(w().statusBar()->currentMessage().contains(QStringLiteral("could not be read again")))
+      << w().statusBar()->currentMessage().toStdString();
+  EXPECT_NE(w().verdictText().indexOf(QStringLiteral("middle recordings of 3 and 1")), -1) << w().verdictText().toStdString();
 }
 
 TEST(MainWindowCompare, ComparesTheOpenTraceAndRemembersThePair) {

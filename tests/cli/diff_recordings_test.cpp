@@ -36,6 +36,14 @@ TimeNs medianStep(const UnmarkedLoop& loop) {
   return periods.empty() ? 0 : periods[(periods.size() - 1) / 2];
 }
 
+// Nanoseconds as the CSV writes microseconds: exact, no trailing zeros.
+std::string microseconds(TimeNs ns) {
+  std::string s = std::to_string(ns / 1000) + "." + std::to_string(1000 + ns % 1000).substr(1);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
 std::vector<std::string> diffArgs(const std::vector<std::string>& a, const std::vector<std::string>& b,
                                   const std::vector<std::string>& options) {
   std::vector<std::string> args{"diff"};
@@ -148,7 +156,10 @@ TEST(CliDiffRecordings, TextAndCsvListTheRecordings) {
   int rows = 0;
   while (next()) {
     const std::string& path = (rows < 3 ? a : b)[static_cast<std::size_t>(rows % 3)];
-    EXPECT_EQ(line.rfind(std::string(rows < 3 ? "A" : "B") + "," + path.substr(path.rfind('/') + 1) + ",", 0), 0u) << line;
+    EXPECT_EQ(line.rfind(std::string(rows < 3 ? "A" : "B") + "," + path + ",5," + microseconds(medianStep(unmarkedLoopFromJson(path))) + ",",
+                         0),
+              0u)
+        << line;
     ++rows;
   }
   EXPECT_EQ(rows, 6);
@@ -165,10 +176,16 @@ TEST(CliDiffRecordings, BadArgumentsAreNamed) {
   r = runCli({"diff", one, one, one});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("got 3 arguments"), std::string::npos) << r.err;
-  r = runCli({"diff", one, GAPSCOPE_TEST_DATA_DIR "/h100-user-ddp-fix/before", "vs", one});
+  const std::string other = kDir + "compiled-1.json.gz";
+  r = runCli({"diff", one, GAPSCOPE_TEST_DATA_DIR "/h100-user-ddp-fix/before", "vs", other});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("is a run of a distributed job (a directory of rank traces)"), std::string::npos) << r.err;
-  r = runCli({"diff", one, kDir + "missing.json", "vs", one});
+  r = runCli({"diff", one, kDir + "eager-2.json.gz", "vs", kDir + "./eager-1.json.gz"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("is given twice: each recording counts once"), std::string::npos) << r.err;
+  r = runCli({"diff", kDir + "eager-2.json.gz", kDir + "eager-3.json.gz", "vs", one});
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = runCli({"diff", one, kDir + "missing.json", "vs", other});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("run A: " + kDir + "missing.json"), std::string::npos) << r.err;
 }

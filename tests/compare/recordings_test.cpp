@@ -81,8 +81,33 @@ TEST(Recordings, ARecordingWithoutAStepTimeIsLeftOutAndNamed) {
   EXPECT_EQ(c.runToRun.stepsA, 4u);
   EXPECT_NEAR(c.runToRun.pValue, 2.0 / 70.0, 1e-12);
   EXPECT_NE(std::find(c.warnings.begin(), c.warnings.end(),
-                      "A's recording empty.json has no step time and is left out of the run-to-run test"),
+                      "A's recording empty.json has no step time (no events) and is left out of the run-to-run test"),
             c.warnings.end());
+}
+
+// A recording without steps (no annotation: its whole trace one step)
+// among recordings with steps would compare a span with steps: left out
+// and named. A side with no steps at all compares its spans.
+TEST(Recordings, ARecordingWithoutStepsAmongOnesWithStepsIsLeftOut) {
+  Side a = side("a", {8, 11, 9, 10});
+  RunMaker noSteps("-");
+  for (int k : {9, 9}) noSteps.step({OpSpec("aten::work", std::vector<std::string>(static_cast<std::size_t>(k), "kernel"))});
+  a.runs.push_back(noSteps.analysis("no-steps.json"));
+  a.recordings.push_back(recordingOf(runFigures(*a.runs.back())));
+  ASSERT_TRUE(a.recordings.back().wholeTrace);
+  ASSERT_GT(a.recordings.back().stepTimeMedian, 0);
+  EXPECT_FALSE(isTimed(a.recordings.back(), a.recordings));
+  EXPECT_EQ(timedCount(a.recordings), 4u);
+  const Side b = side("b", {3, 4, 5, 2});
+  const Comparison c = compareSides(a, b);
+  EXPECT_EQ(c.runToRun.stepsA, 4u);
+  EXPECT_NE(std::find(c.warnings.begin(), c.warnings.end(),
+                      "A's recording no-steps.json has no steps (its whole trace would be one) and is left out of the "
+                      "run-to-run test"),
+            c.warnings.end());
+  // Only spans on a side: they are its values.
+  const std::vector<Recording> spans{a.recordings.back(), a.recordings.back()};
+  EXPECT_EQ(timedCount(spans), 2u);
 }
 
 TEST(Recordings, EachRecordingsMedianStepIsItsOwn) {

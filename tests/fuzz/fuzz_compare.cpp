@@ -3,7 +3,12 @@
 // byte, which JSON text never holds. Whatever both load is compared and
 // written as the comparison report; every figure must stay sane: shares
 // within 0..100 %, no negative time, each run's step times one per step,
-// the spread test's U within its pairs and its p-value a probability.
+// the spread test's U within its pairs and its p-value a probability. Then
+// the same two as several recordings a side (A and B against B): one
+// typical recording a side, the run-to-run test as sane, every format
+// written.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,14 +39,42 @@ void requireSaneRun(const compare::RunFigures& run) {
   }
 }
 
+void requireSaneTest(const compare::StepSpreadTest& t) {
+  const double pairs = static_cast<double>(t.stepsA) * static_cast<double>(t.stepsB);
+  if (!(t.u >= 0.0 && t.u <= pairs)) absurd("U", t.u);
+  if (!(t.pValue >= 0.0 && t.pValue <= 1.0)) absurd("p-value", t.pValue);
+}
+
 void requireSaneSpread(const compare::Comparison& c) {
   const compare::StepSpreadTest& t = c.stepSpread;
   if (t.stepsA != c.runs[0].stepTimes.size() || t.stepsB != c.runs[1].stepTimes.size())
     absurd("steps tested", static_cast<double>(t.stepsA));
-  const double pairs = static_cast<double>(t.stepsA) * static_cast<double>(t.stepsB);
-  if (!(t.u >= 0.0 && t.u <= pairs)) absurd("U", t.u);
-  if (!(t.pValue >= 0.0 && t.pValue <= 1.0)) absurd("p-value", t.pValue);
+  requireSaneTest(t);
   if (!(std::isfinite(c.speedup) && c.speedup >= 0.0)) absurd("speedup", c.speedup);
+}
+
+void writeEveryFormat(const compare::Comparison& c) {
+  const report::ComparisonReport r = report::buildComparisonReport(c);
+  (void)report::renderComparisonHtml(r);
+  (void)report::renderComparisonMarkdown(r);
+  (void)report::renderComparisonCsv(r);
+  (void)report::renderComparisonJson(c);
+}
+
+// A's side recorded as A and B, B's as B: compared through its typical one.
+void compareAsRecordings(const analysis::TraceAnalysis& runA, const analysis::TraceAnalysis& runB) {
+  std::array<std::vector<compare::Recording>, 2> recordings{
+      std::vector<compare::Recording>{compare::recordingOf(compare::runFigures(runA)),
+                                      compare::recordingOf(compare::runFigures(runB))},
+      std::vector<compare::Recording>{compare::recordingOf(compare::runFigures(runB))}};
+  const analysis::TraceAnalysis& typicalA = compare::typicalRecording(recordings[0]) == 0 ? runA : runB;
+  const compare::Comparison c = compare::compareRecordings(typicalA, runB, recordings);
+  for (const auto& side : c.recordings)
+    if (std::count_if(side.begin(), side.end(), [](const compare::Recording& r) { return r.typical; }) != 1)
+      absurd("typical recordings of a side", 0);
+  requireSaneTest(c.runToRun);
+  if (c.runToRun.stepsA > 2 || c.runToRun.stepsB > 1) absurd("recordings tested", static_cast<double>(c.runToRun.stepsA));
+  writeEveryFormat(c);
 }
 
 }  // namespace
@@ -59,10 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const compare::RunFigures& run : c.runs) requireSaneRun(run);
   requireSaneSpread(c);
   if (c.verdict.empty()) absurd("verdict length", 0);
-  const report::ComparisonReport r = report::buildComparisonReport(c);
-  (void)report::renderComparisonHtml(r);
-  (void)report::renderComparisonMarkdown(r);
-  (void)report::renderComparisonCsv(r);
-  (void)report::renderComparisonJson(c);
+  writeEveryFormat(c);
+  compareAsRecordings(runA, runB);
   return 0;
 }

@@ -118,6 +118,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent) {
 
 // A worker may still compare when the window closes: wait for it.
 CompareWindow::~CompareWindow() {
+  stopReading_->store(true);
   readingRecordings_.waitForFinished();
   comparing_.waitForFinished();
 }
@@ -166,11 +167,13 @@ QWidget* CompareWindow::buildRunPane(Side side) {
 }
 
 void CompareWindow::openPair(const QString& pathA, const QString& pathB) {
+  recordings_ = {};
   load(A, pathA);
   load(B, pathB);
 }
 
 void CompareWindow::compareWith(const LoadedTrace& a, const QString& pathB) {
+  recordings_ = {};
   showRun(A, a);
   load(B, pathB);
 }
@@ -185,6 +188,12 @@ void CompareWindow::onLoaded(Side side, const LoadOutcome& outcome) {
   pending_[side] = false;
   if (outcome.loaded.valid()) {
     showRun(side, outcome.loaded);
+  } else if (dropUnreadRecording(side, outcome.path)) {
+    // A typical recording that could not be read again: the next one is.
+    statusBar()->showMessage(tr("Recording %1 of run %2 could not be read again and is left out: %3")
+                                 .arg(outcome.path, QLatin1String(sideName(side)), outcome.error));
+    showTypicalRecordings();
+    return;
   } else {
     lastError_ = tr("Run %1 could not be opened: %2")
                      .arg(QLatin1String(sideName(side)), outcome.cancelled ? tr("cancelled") : outcome.error);
@@ -205,9 +214,38 @@ void CompareWindow::showRun(Side side, const LoadedTrace& loaded) {
   titles_[side]->setToolTip(tip);
 }
 
+bool CompareWindow::dropUnreadRecording(Side side, const QString& path) {
+  auto& side_ = recordings_[side];
+  const auto it = std::find_if(side_.begin(), side_.end(), [&](const compare::Recording& r) { return utf8(r.file) == path; });
+  if (it == side_.end() || !sessions_[side]->hasTrace()) return false;
+  side_.erase(it);
+  return true;
+}
+
+// The paths not yet among either side's recordings (nor the shown runs):
+// one file twice would count one recording as two.
+QStringList CompareWindow::newRecordings(const QStringList& paths) {
+  QStringList known;
+  for (Side side : {A, B}) {
+    known << QFileInfo(sessions_[side]->loaded().path).canonicalFilePath();
+    for (const compare::Recording& r : recordings_[side]) known << QFileInfo(utf8(r.file)).canonicalFilePath();
+  }
+  QStringList fresh;
+  for (const QString& path : paths) {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (!canonical.isEmpty() && known.contains(canonical)) continue;
+    fresh << path;
+    if (!canonical.isEmpty()) known << canonical;
+  }
+  if (fresh.size() < paths.size())
+    statusBar()->showMessage(tr("%n file(s) already among the recordings left out: each recording counts once", "",
+                                static_cast<int>(paths.size() - fresh.size())));
+  return fresh;
+}
+
 QString CompareWindow::runTitle(Side side, const LoadedTrace& loaded) const {
   const QString title = tr("%1: %2").arg(QLatin1String(sideName(side)), loaded.displayName);
-  const std::size_t n = recordings_[side].size();
+  const std::size_t n = compare::timedCount(recordings_[side]);
   return n > 1 ? tr("%1 — the middle of %2 recordings").arg(title).arg(n) : title;
 }
 
@@ -222,12 +260,18 @@ void CompareWindow::chooseRecordings(Side side) {
   addRecordings(side, paths);
 }
 
-void CompareWindow::addRecordings(Side side, const QStringList& paths) {
-  if (paths.isEmpty()) return;
-  if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace() || pending_[A] || pending_[B]) {
+void CompareWindow::addRecordings(Side side, const QStringList& added) {
+  if (added.isEmpty()) return;
+  if (pending_[A] || pending_[B]) {
+    statusBar()->showMessage(tr("Still reading run %1").arg(QLatin1String(sideName(pending_[A] ? A : B))));
+    return;
+  }
+  if (!sessions_[A]->hasTrace() || !sessions_[B]->hasTrace()) {
     statusBar()->showMessage(tr("Open both runs before adding recordings"));
     return;
   }
+  const QStringList paths = newRecordings(added);
+  if (paths.isEmpty()) return;
   if (readingRecordings_.isRunning()) {
     statusBar()->showMessage(tr("Still reading the recordings added before"));
     return;
@@ -236,10 +280,15 @@ void CompareWindow::addRecordings(Side side, const QStringList& paths) {
   verdict_->setText(tr("Reading %n recording(s) of %1…", "", static_cast<int>(paths.size())).arg(QLatin1String(sideName(side))));
   const std::array<std::shared_ptr<const analysis::TraceAnalysis>, 2> shown{sessions_[A]->loaded().analysis,
                                                                              sessions_[B]->loaded().analysis};
-  readingRecordings_.setFuture(QtConcurrent::run([paths, shown, side] {
+  const std::array<QString, 2> shownPaths{sessions_[A]->loaded().path, sessions_[B]->loaded().path};
+  readingRecordings_.setFuture(QtConcurrent::run([paths, shown, shownPaths, side, stop = stopReading_] {
     ReadOutcome out;
-    out.read = readRecordings(paths, shown[side]->options());
-    for (std::size_t i = 0; i < 2; ++i) out.shown[i] = compare::recordingOf(compare::runFigures(*shown[i]));
+    out.read = readRecordings(paths, shown[side]->options(), *stop);
+    for (std::size_t i = 0; i < 2; ++i) {
+      out.shown[i] = compare::recordingOf(compare::runFigures(*shown[i]));
+      // Named as the window names it: a trace recorded in the app has no file.
+      out.shown[i].file = shownPaths[i].toStdString();
+    }
     return out;
   }));
 }

@@ -11,6 +11,7 @@
 #include <QMainWindow>
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -97,6 +98,8 @@ class CompareWindow : public QMainWindow {
   void onRecordingsRead();
   void showTypicalRecordings();
   QString runTitle(Side side, const LoadedTrace& loaded) const;
+  bool dropUnreadRecording(Side side, const QString& path);
+  QStringList newRecordings(const QStringList& paths);
 
   std::array<TraceSession*, 2> sessions_{};
   std::array<TimelineView*, 2> views_{};
@@ -118,6 +121,8 @@ class CompareWindow : public QMainWindow {
     std::array<compare::Recording, 2> shown;
   };
   QFutureWatcher<ReadOutcome> readingRecordings_;
+  // Set when the window closes: the reader stops at once.
+  std::shared_ptr<std::atomic<bool>> stopReading_ = std::make_shared<std::atomic<bool>>(false);
   Side readingSide_ = A;
   QString lastError_;
 };

@@ -6,6 +6,7 @@
 
 #include <QStringList>
 
+#include <atomic>
 #include <vector>
 
 #include "gapscope/analysis/trace_analysis.h"
@@ -19,6 +20,8 @@ struct RecordingsRead {
 };
 
 // `options`: the shown run's, so every recording's steps are found alike.
-RecordingsRead readRecordings(const QStringList& paths, const analysis::AnalysisOptions& options);
+// `cancel` set stops between files and inside a read (what was read stays).
+RecordingsRead readRecordings(const QStringList& paths, const analysis::AnalysisOptions& options,
+                              const std::atomic<bool>& cancel);
 
 }  // namespace gapscope::app

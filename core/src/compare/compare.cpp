@@ -78,25 +78,38 @@ Comparison compareTraces(const TraceAnalysis& a, const TraceAnalysis& b, const C
   return c;
 }
 
-Recording recordingOf(const RunFigures& run) { return {run.file, run.steps, run.stepTimeMedian, false}; }
+Recording recordingOf(const RunFigures& run) {
+  return {run.file, run.steps, run.stepTimeMedian, false, run.stepSource == analysis::StepSource::WholeTrace};
+}
+
+bool isTimed(const Recording& r, const std::vector<Recording>& side) {
+  if (r.stepTimeMedian <= 0) return false;
+  return !r.wholeTrace || std::all_of(side.begin(), side.end(), [](const Recording& o) { return o.wholeTrace; });
+}
+
+std::size_t timedCount(const std::vector<Recording>& side) {
+  return static_cast<std::size_t>(
+      std::count_if(side.begin(), side.end(), [&](const Recording& r) { return isTimed(r, side); }));
+}
 
 std::size_t typicalRecording(const std::vector<Recording>& recordings) {
   std::vector<TimeNs> timed;
   for (const Recording& r : recordings)
-    if (r.stepTimeMedian > 0) timed.push_back(r.stepTimeMedian);
+    if (isTimed(r, recordings)) timed.push_back(r.stepTimeMedian);
   if (timed.empty()) return 0;
   // The lower median, as a run's median step is taken.
   const TimeNs middle = analysis::distributionOf(timed).median;
-  return static_cast<std::size_t>(
-      std::find_if(recordings.begin(), recordings.end(), [&](const Recording& r) { return r.stepTimeMedian == middle; }) -
-      recordings.begin());
+  return static_cast<std::size_t>(std::find_if(recordings.begin(), recordings.end(), [&](const Recording& r) {
+                                    return isTimed(r, recordings) && r.stepTimeMedian == middle;
+                                  }) -
+                                  recordings.begin());
 }
 
 StepSpreadTest recordingsTest(const std::array<std::vector<Recording>, 2>& recordings) {
   std::array<std::vector<TimeNs>, 2> medians;
   for (std::size_t side = 0; side < 2; ++side)
     for (const Recording& r : recordings[side])
-      if (r.stepTimeMedian > 0) medians[side].push_back(r.stepTimeMedian);
+      if (isTimed(r, recordings[side])) medians[side].push_back(r.stepTimeMedian);
   return runToRunTest(medians[0], medians[1]);
 }
 
@@ -104,9 +117,11 @@ std::vector<std::string> untimedRecordings(const std::array<std::vector<Recordin
   std::vector<std::string> sentences;
   for (std::size_t side = 0; side < 2; ++side)
     for (const Recording& r : recordings[side])
-      if (r.stepTimeMedian <= 0)
+      if (!isTimed(r, recordings[side]))
         sentences.push_back(std::string(side == 0 ? "A" : "B") + "'s recording " + r.file +
-                            " has no step time and is left out of the run-to-run test");
+                            (r.stepTimeMedian <= 0 ? " has no step time (no events)"
+                                                   : " has no steps (its whole trace would be one)") +
+                            " and is left out of the run-to-run test");
   return sentences;
 }
 
@@ -114,13 +129,17 @@ Comparison compareRecordings(const TraceAnalysis& a, const TraceAnalysis& b,
                              std::array<std::vector<Recording>, 2> recordings, const CompareOptions& options) {
   for (std::size_t side = 0; side < 2; ++side) {
     if (recordings[side].empty()) throw std::invalid_argument(std::string("run ") + "AB"[side] + " has no recording");
+  }
+  if (recordings[0].size() == 1 && recordings[1].size() == 1) return compareTraces(a, b, options);
+  for (std::size_t side = 0; side < 2; ++side) {
     for (Recording& r : recordings[side]) r.typical = false;
     recordings[side][typicalRecording(recordings[side])].typical = true;
   }
   Comparison c = compareTraces(a, b, options);
   for (std::size_t side = 0; side < 2; ++side) {
     const Recording& typical = recordings[side][typicalRecording(recordings[side])];
-    if (typical.file != c.runs[side].file || typical.stepTimeMedian != c.runs[side].stepTimeMedian)
+    // By its median step: a trace recorded in the app has no file name.
+    if (typical.stepTimeMedian != c.runs[side].stepTimeMedian)
       throw std::invalid_argument(std::string("run ") + "AB"[side] + " is " + c.runs[side].file +
                                   ", not its side's typical recording " + typical.file);
   }

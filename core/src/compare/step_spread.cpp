@@ -132,17 +132,18 @@ StepSpreadTest runToRunTest(const std::vector<TimeNs>& mediansA, const std::vect
   return t;
 }
 
-std::string spreadClause(const StepSpreadTest& t) {
+std::string spreadClause(const StepSpreadTest& t, bool advice) {
   const bool recordings = t.unit == SpreadUnit::Recordings;
   const std::string counts = std::to_string(t.stepsA) + " and " + std::to_string(t.stepsB);
   const std::string what = recordings ? "recordings" : "steps";
   if (!t.canTell) {
     return "too few " + what + " (" + counts + ") to tell from their spread" +
-           (recordings ? ": record at least " + std::to_string(kRecordingsToTell) + " of each" : "");
+           (recordings && advice ? ": record at least " + std::to_string(kRecordingsToTell) + " of each" : "");
   }
   const std::string spread = recordings ? "the run-to-run spread" : "the steps' spread";
   const std::string test = " (" + pEquals(t.pValue) + " over " + counts + " " + what + ")";
   if (t.beyondSpread()) return "beyond " + spread + test;
+  if (!advice) return "within " + spread + test;
   return "within " + spread + test + (recordings ? ": record more runs of each to tell" : ": record each run again to tell");
 }
 

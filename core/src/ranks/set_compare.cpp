@@ -193,6 +193,9 @@ RankSetComparison compareRankSetRecordings(const std::array<std::vector<const Ra
   for (std::size_t side = 0; side < 2; ++side) {
     if (runs[side].empty() || runs[side].size() != names[side].size())
       throw std::invalid_argument(std::string("run ") + "AB"[side] + ": every recording needs its name, and one at least");
+  }
+  if (runs[0].size() == 1 && runs[1].size() == 1) return compareRankSets(*runs[0][0], *runs[1][0]);
+  for (std::size_t side = 0; side < 2; ++side) {
     for (std::size_t i = 0; i < runs[side].size(); ++i) {
       const SetFigures f = setFigures(*runs[side][i]);
       recordings[side].push_back({names[side][i], f.steps, f.stepTimeNs, false});

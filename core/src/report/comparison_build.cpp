@@ -59,25 +59,6 @@ Table runsTable(const Comparison& c) {
   return t;
 }
 
-// Several recordings a side: each with its median step, the typical one
-// (compared in full) marked.
-Table recordingsTable(const Comparison& c) {
-  Table t{"recordings", "Every recording of each side", "", {}, {}, 0};
-  t.note = "Each side was recorded " + std::to_string(c.recordings[0].size()) + " and " +
-           std::to_string(c.recordings[1].size()) +
-           " times; the middle one by its median step time (typical) is compared in full below, and the "
-           "recordings' median step times of A against B's tell the run-to-run spread: " +
-           compare::spreadClause(c.runToRun) + ".";
-  t.columns = {text("run", "Run"), text("file", "File"), integer("steps", "Steps"),
-               duration("step_time_us", "Step time (median)"), text("typical", "Typical")};
-  for (std::size_t i = 0; i < 2; ++i)
-    for (const compare::Recording& rec : c.recordings[i])
-      t.rows.push_back({std::string(i == 0 ? "A" : "B"), fileName(rec.file), count(rec.steps), rec.stepTimeMedian,
-                        std::string(rec.typical ? "yes" : "")});
-  t.totalRows = t.rows.size();
-  return t;
-}
-
 Table idleTable(const Comparison& c) {
   Table t{"idle_per_step", "GPU idle per step by cause", "", {}, {}, 0};
   t.note = std::string("Device idle time inside each step's GPU window (") + analysis::kStepWindowText +
@@ -161,6 +142,22 @@ Table opsTable(const Comparison& c, std::size_t rowLimit) {
 
 }  // namespace
 
+Table recordingsTable(const std::array<std::vector<compare::Recording>, 2>& recordings,
+                      const compare::StepSpreadTest& runToRun) {
+  Table t{"recordings", "Every recording of each side", "", {}, {}, 0};
+  t.note = "The middle recording of each side by its median step time (typical) is compared in full; the "
+           "recordings' median step times of A against B's tell the run-to-run spread: " +
+           compare::spreadClause(runToRun) + ".";
+  t.columns = {text("run", "Run"), text("file", "File"), integer("steps", "Steps"),
+               duration("step_time_us", "Step time (median)"), text("typical", "Typical")};
+  for (std::size_t i = 0; i < 2; ++i)
+    for (const compare::Recording& rec : recordings[i])
+      t.rows.push_back({std::string(i == 0 ? "A" : "B"), rec.file, count(rec.steps), rec.stepTimeMedian,
+                        std::string(rec.typical ? "yes" : "")});
+  t.totalRows = t.rows.size();
+  return t;
+}
+
 const Table* ComparisonReport::table(std::string_view id) const {
   for (const Table& t : tables)
     if (t.id == id) return &t;
@@ -174,7 +171,7 @@ ComparisonReport buildComparisonReport(Comparison comparison, const ComparisonRe
                                   : options.title;
   r.generator = std::string("gapscope ") + GAPSCOPE_VERSION;
   r.humanRows = options.humanRows;
-  if (!comparison.recordings[0].empty()) r.tables.push_back(recordingsTable(comparison));
+  if (!comparison.recordings[0].empty()) r.tables.push_back(recordingsTable(comparison.recordings, comparison.runToRun));
   r.tables.push_back(runsTable(comparison));
   r.tables.push_back(idleTable(comparison));
   r.tables.push_back(groupsTable(comparison, options.rowLimit));

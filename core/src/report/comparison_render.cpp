@@ -22,11 +22,15 @@ Table forPeople(const Table& t, std::size_t rows) {
   return cut;
 }
 
-std::string runLine(const char* side, const compare::RunFigures& r) {
+std::string runLine(const compare::Comparison& c, std::size_t side) {
+  const compare::RunFigures& r = c.runs[side];
   std::string devices;
   for (const auto& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
-  return std::string(side) + ": " + (r.file.empty() ? "(in memory)" : r.file) + " (" + r.producer +
-         (devices.empty() ? "" : ", " + devices) + ")";
+  std::string line = std::string(side == 0 ? "A" : "B") + ": " + (r.file.empty() ? "(in memory)" : r.file) + " (" +
+                     r.producer + (devices.empty() ? "" : ", " + devices) + ")";
+  if (const std::size_t n = compare::timedCount(c.recordings[side]); n > 1)
+    line += ", the middle of " + std::to_string(n) + " recordings";
+  return line;
 }
 
 // Where each table goes: (heading, table ids).
@@ -49,7 +53,7 @@ std::string renderComparisonHtml(const ComparisonReport& r) {
   out.reserve(64 * 1024);
   htmlHead(out, r.title, r.generator);
   out += "<header>\n<h1>" + h(r.title) + "</h1>\n<p class=\"verdict\">" + h(c.verdict) + "</p>\n";
-  out += "<p class=\"meta\">" + h(runLine("A", c.runs[0])) + "<br/>" + h(runLine("B", c.runs[1])) + "</p>\n";
+  out += "<p class=\"meta\">" + h(runLine(c, 0)) + "<br/>" + h(runLine(c, 1)) + "</p>\n";
   if (!c.warnings.empty()) {
     out += "<ul class=\"note\">\n";
     for (const auto& w : c.warnings) out += "<li>Warning: " + h(w) + "</li>\n";
@@ -64,7 +68,7 @@ std::string renderComparisonHtml(const ComparisonReport& r) {
       const std::string test = c.recordings[0].empty()
                                    ? compare::spreadSentence(c.stepSpread)
                                    : compare::spreadSentence(c.runToRun) + " (each recording's median step). The middle "
-                                         "recordings' steps: " + compare::spreadClause(c.stepSpread);
+                                         "recordings' steps: " + compare::spreadClause(c.stepSpread, false);
       out += "<h3>Each step of each run</h3>\n<p class=\"meta\">" + h(test) + "</p>\n" + stepTimesSvg(c) + "\n";
     }
     for (const char* id : part.tables)
@@ -78,7 +82,7 @@ std::string renderComparisonHtml(const ComparisonReport& r) {
 std::string renderComparisonMarkdown(const ComparisonReport& r) {
   const compare::Comparison& c = r.comparison;
   std::string out = "# " + md(r.title) + "\n\n**Verdict:** " + md(c.verdict) + "\n\n";
-  out += "- " + md(runLine("A", c.runs[0])) + "\n- " + md(runLine("B", c.runs[1])) + "\n";
+  out += "- " + md(runLine(c, 0)) + "\n- " + md(runLine(c, 1)) + "\n";
   for (const auto& w : c.warnings) out += "- Warning: " + md(w) + "\n";
   out += "\n";
   for (const Part& part : parts()) {

@@ -132,23 +132,31 @@ struct Recording {
   std::uint64_t steps = 0;        // RunFigures::steps
   TimeNs stepTimeMedian = 0;      // RunFigures::stepTimeMedian
   bool typical = false;           // the side's recording compared in full
+  bool wholeTrace = false;        // no steps: its whole trace is its one step
 };
+
+// Whether a recording's step time counts among its side's: it has one,
+// and steps unless no recording of the side has any (then their spans
+// compare, as one recording without steps does).
+bool isTimed(const Recording& r, const std::vector<Recording>& side);
+std::size_t timedCount(const std::vector<Recording>& side);
 
 // A recording as its run's figures give it.
 Recording recordingOf(const RunFigures& run);
 
 // Which of a side's recordings is compared in full: the one whose median
 // step time is the median of theirs (the lower of the middle two of an
-// even count; the first given of equal ones), among those with a step time
-// (a recording without events has none). 0 when none has one.
+// even count; the first given of equal ones), among the timed ones
+// (isTimed). 0 when none is.
 std::size_t typicalRecording(const std::vector<Recording>& recordings);
 
 // A's recordings against B's by their median step times (runToRunTest),
-// recordings without a step time left out.
+// the timed ones.
 StepSpreadTest recordingsTest(const std::array<std::vector<Recording>, 2>& recordings);
 
-// One sentence per recording without a step time: "A's recording F has no
-// step time and is left out of the run-to-run test".
+// One sentence per recording left out of the test: "A's recording F has
+// no step time (no events) and is left out of the run-to-run test", "...
+// has no steps (its whole trace would be one) and is left out ...".
 std::vector<std::string> untimedRecordings(const std::array<std::vector<Recording>, 2>& recordings);
 
 struct CompareOptions {
@@ -193,9 +201,10 @@ Comparison compareTraces(const analysis::TraceAnalysis& a, const analysis::Trace
 // Two sides recorded several times: `recordings` holds each side's (from
 // their RunFigures), `a` and `b` are the analyses of each side's typical
 // one (typicalRecording). Compares those in full, as compareTraces, and
-// the sides' recordings by their median step times (runToRunTest).
-// Throws std::invalid_argument when a side has no recording or `a` or `b`
-// is not its side's typical one.
+// the sides' recordings by their median step times (runToRunTest). One
+// recording a side is compareTraces' answer. Throws std::invalid_argument
+// when a side has no recording or `a` or `b` is not its side's typical one
+// (by its median step).
 Comparison compareRecordings(const analysis::TraceAnalysis& a, const analysis::TraceAnalysis& b,
                              std::array<std::vector<Recording>, 2> recordings, const CompareOptions& options = {});
 

@@ -60,7 +60,9 @@ StepSpreadTest runToRunTest(const std::vector<TimeNs>& mediansA, const std::vect
 // "within the run-to-run spread (...): record more runs of each to tell",
 // "too few recordings (3 and 3) to tell from their spread: record at least
 // 4 of each".
-std::string spreadClause(const StepSpreadTest& t);
+// `advice` false leaves out what to record next (under a test that has
+// already been answered by more recordings).
+std::string spreadClause(const StepSpreadTest& t, bool advice = true);
 // The same as a sentence of its own, under a chart of the steps: "Beyond
 // the steps' spread (p < 0.001 over 11 and 11 steps)".
 std::string spreadSentence(const StepSpreadTest& t);

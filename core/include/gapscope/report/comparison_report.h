@@ -8,6 +8,7 @@
 // (`gapscope-cli diff --format json` writes the same document).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -39,6 +40,12 @@ struct ComparisonReport {
 
   const Table* table(std::string_view id) const;
 };
+
+// Several recordings a side: a row per recording (run, file as given,
+// steps, median step time, typical), the run-to-run test in its note; the
+// same table for traces and for runs of a job.
+Table recordingsTable(const std::array<std::vector<compare::Recording>, 2>& recordings,
+                      const compare::StepSpreadTest& runToRun);
 
 ComparisonReport buildComparisonReport(compare::Comparison comparison, const ComparisonReportOptions& options = {});
 
