@@ -52,7 +52,7 @@ QString spreadText(const compare::Comparison& c, bool severalRecordings) {
     return StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") + html(compare::spreadSentence(c.stepSpread));
   return QObject::tr("%1 (each recording's median step)<br/>").arg(html(compare::spreadSentence(c.runToRun))) +
          StepTimesChart::runKey() + QStringLiteral("&nbsp;&nbsp;&nbsp;") +
-         QObject::tr("The middle recordings' steps: %1").arg(html(compare::spreadClause(c.stepSpread)));
+         QObject::tr("The middle recordings' steps: %1").arg(html(compare::spreadClause(c.stepSpread, false)));
 }
 
 // The one name, where the run has it.
