@@ -2,7 +2,8 @@
 // CUDA graph): per-step figures side by side, the kernels and operators
 // that changed, and a verdict in words. docs/compare.md. Two directories
 // of rank traces or ranks documents are two runs of a distributed job
-// (diff_rank_sets.h).
+// (diff_rank_sets.h); several recordings a side are split at "vs"
+// (diff_recordings.h).
 #include <limits>
 #include <memory>
 #include <optional>

@@ -49,10 +49,10 @@ std::optional<DiffSides> diffSides(const std::vector<std::string>& words, std::o
         << " \"vs\"\n";
     return std::nullopt;
   }
+  if (!sides.several()) return sides;  // a trace against itself is a comparison too
   // The same file twice would count one recording as two and fake a spread.
   std::set<std::filesystem::path> seen;
   for (const auto* side : {&sides.a, &sides.b}) {
-    if (!sides.several()) break;
     for (const std::string& path : *side) {
       std::error_code ec;
       const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);

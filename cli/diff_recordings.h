@@ -23,7 +23,8 @@ struct DiffSides {
 
 // Splits the arguments at the word "vs" ("A B" without it is one
 // recording a side). Writes what is wrong to `err` and returns nullopt for
-// anything else: no "vs" and not two, "vs" twice, a side left empty.
+// anything else: no "vs" and not two, "vs" twice, a side left empty, one
+// file given twice among several recordings.
 std::optional<DiffSides> diffSides(const std::vector<std::string>& words, std::ostream& err);
 
 // The comparison of the sides' typical recordings with every recording's

@@ -270,12 +270,12 @@ void CompareWindow::addRecordings(Side side, const QStringList& added) {
     statusBar()->showMessage(tr("Open both runs before adding recordings"));
     return;
   }
-  const QStringList paths = newRecordings(added);
-  if (paths.isEmpty()) return;
   if (readingRecordings_.isRunning()) {
     statusBar()->showMessage(tr("Still reading the recordings added before"));
     return;
   }
+  const QStringList paths = newRecordings(added);
+  if (paths.isEmpty()) return;
   readingSide_ = side;
   verdict_->setText(tr("Reading %n recording(s) of %1…", "", static_cast<int>(paths.size())).arg(QLatin1String(sideName(side))));
   const std::array<std::shared_ptr<const analysis::TraceAnalysis>, 2> shown{sessions_[A]->loaded().analysis,

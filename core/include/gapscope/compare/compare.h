@@ -210,8 +210,9 @@ Comparison compareRecordings(const analysis::TraceAnalysis& a, const analysis::T
 
 // Two median step times in the verdict's words: "B is 1.8x faster per step
 // (23.750 ms -> 12.857 ms median), beyond the steps' spread (p < 0.001 over
-// 11 and 11 steps)" (of recordings: "... median of 4 and 4 recordings),
-// beyond the run-to-run spread (...)"), "B is 6.3% slower ..., within the steps' spread (...)",
+// 11 and 11 steps)" (of recordings: "(... median, middle recordings of 4
+// and 4), beyond the run-to-run spread (...)"), "B is 6.3% slower ...,
+// within the steps' spread (...)",
 // "B takes as long per step as A (...)" within 2 %; "step times are
 // unknown" when either is 0. The clause after a change is spreadClause's.
 std::string speedPhrase(TimeNs a, TimeNs b, const StepSpreadTest& spread);
