@@ -39,7 +39,8 @@ int cellColumn(const RankGrid& grid, std::int64_t step) {
 
 }  // namespace
 
-int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool dark, const QString& otherRun) {
+int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool dark, const QString& otherRun,
+                  const std::array<QStringList, 2>& moreRuns) {
   const QStringList patterns{QStringLiteral("*.json"), QStringLiteral("*.json.gz")};
   if (QDir(rankDir).entryList(patterns, QDir::Files).isEmpty()) writePlantedSet(rankDir);
 
@@ -69,6 +70,16 @@ int takeRankShots(const QString& rankDir, const QString& out, QSize size, bool d
     saveGrab(runs, out, QStringLiteral("ranks-runs.png"));
     runs->tabs()->setCurrentIndex(1);
     saveGrab(runs, out, QStringLiteral("ranks-runs-steps.png"));
+    runs->tabs()->setCurrentIndex(0);
+    for (int side : {0, 1}) {
+      QList<QStringList> added;
+      for (const QString& run : moreRuns[static_cast<std::size_t>(side)]) added << QStringList{run};
+      if (added.isEmpty()) continue;
+      compared = false;
+      if (runs->addRuns(side, added))
+        while (!compared) settle(50);
+    }
+    if (!moreRuns[0].isEmpty() || !moreRuns[1].isEmpty()) saveGrab(runs, out, QStringLiteral("ranks-runs-recordings.png"));
     runs->close();
   }
   ranks->setMetric(RankMetric::CollectiveWait);

@@ -4,6 +4,7 @@
 // the generator's, the chart draws each run's steps, and double-clicks ask
 // for the compare window on the right files.
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -21,6 +22,7 @@
 #include "app_test_support.h"
 #include "gapscope/ranks/rank_set.h"
 #include "gapscope/ranks/ranks_json.h"
+#include "gapscope/ranks/set_compare.h"
 #include "models/rank_compare_model.h"
 #include "models/table_format.h"
 #include "panels/step_times_chart.h"
@@ -123,6 +125,56 @@ TEST_F(RanksCompareWindowTest, ShowsTheCoreComparison) {
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->data(model->index(2, RankCompareModel::StragglingA)).toString(), QStringLiteral("1"));
   EXPECT_EQ(model->data(model->index(2, RankCompareModel::StragglingB)).toString(), QStringLiteral("0"));
+}
+
+// Each side recorded again (File > Add Runs of A/B): A's further runs
+// launch 12, 14 and 16 kernels a step, B's 8, 6 and 9, so A's typical run
+// is the one of 12 and B's the one of 8; the window shows those two and
+// the verdict, the core's comparison of every run in the same order. A run
+// given again is left out.
+TEST_F(RanksCompareWindowTest, FurtherRunsOfEachSideShowTheTypicalOnesAndTheRunToRunSpread) {
+  std::array<QList<QStringList>, 2> added;
+  std::array<std::vector<std::string>, 2> names{std::vector<std::string>{a_.toStdString()},
+                                                std::vector<std::string>{b_.toStdString()}};
+  std::vector<ranks::RanksAnalysis> analyses{analyse(a_), analyse(b_)};
+  analyses.reserve(8);
+  std::array<std::vector<const ranks::RanksAnalysis*>, 2> runs{std::vector<const ranks::RanksAnalysis*>{&analyses[0]},
+                                                               std::vector<const ranks::RanksAnalysis*>{&analyses[1]}};
+  const std::array<std::vector<int>, 2> kernels{std::vector<int>{12, 14, 16}, std::vector<int>{8, 6, 9}};
+  for (int side : {0, 1}) {
+    for (int k : kernels[static_cast<std::size_t>(side)]) {
+      bench::RankSetSpec s = spec(false);
+      s.kernelsPerStep = k;
+      const QString dir = dir_.path() + QStringLiteral("/%1-%2").arg(side == 0 ? "a" : "b").arg(k);
+      bench::writeRankSet(dir.toStdString(), s);
+      added[static_cast<std::size_t>(side)] << QStringList{dir};
+      names[static_cast<std::size_t>(side)].push_back(dir.toStdString());
+      analyses.push_back(analyse(dir));
+      runs[static_cast<std::size_t>(side)].push_back(&analyses.back());
+    }
+  }
+  added[0] << QStringList{b_};  // already B's: left out
+  for (int side : {0, 1}) {
+    QSignalSpy finished(compare_, &RanksCompareWindow::loadFinished);
+    ASSERT_TRUE(compare_->addRuns(side, added[static_cast<std::size_t>(side)]));
+    ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }, 60000)) << side;
+  }
+  const ranks::RankSetComparison expected = ranks::compareRankSetRecordings(runs, names);
+  const ranks::RankSetComparison& shown = *compare_->comparison();
+  EXPECT_EQ(shown.verdict, expected.verdict);
+  EXPECT_NE(expected.verdict.find("middle recordings of 4 and 4)"), std::string::npos) << expected.verdict;
+  ASSERT_EQ(compare_->recordings()[0].size(), 4u);
+  ASSERT_EQ(compare_->recordings()[1].size(), 4u);
+  EXPECT_TRUE(compare_->recordings()[0][1].typical);  // 12 kernels
+  EXPECT_TRUE(compare_->recordings()[1][1].typical);  // 8 kernels
+  bench::RankSetSpec twelve = spec(false);
+  twelve.kernelsPerStep = 12;
+  bench::RankSetSpec eight = spec(false);
+  eight.kernelsPerStep = 8;
+  EXPECT_EQ(compare_->jobTable()->item(0, 1)->text(), durationText(jobStepTime(twelve)));
+  EXPECT_EQ(compare_->jobTable()->item(0, 2)->text(), durationText(jobStepTime(eight)));
+  auto* runsLabel = compare_->findChild<QLabel*>(QStringLiteral("ranksCompareRuns"));
+  EXPECT_TRUE(runsLabel->text().contains(QStringLiteral("the middle of 4 recordings"))) << runsLabel->text().toStdString();
 }
 
 // A click on run A's step 5 in the chart (rank 2's late step) asks for the

@@ -4,6 +4,7 @@
 // platform's:
 //   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots TRACE OUTDIR [WxH] [--dark]
 //   xvfb-run -s "-screen 0 1600x1000x24" gapscope_screenshots --ranks RANKDIR OUTDIR [WxH] [--dark] [--with RANKDIR_B]
+//       [--add-a RANKDIR]... [--add-b RANKDIR]...
 // WxH sizes the window (default 1600x1000); --dark takes every shot in the
 // dark theme. --ranks takes the Ranks window's shots of the rank set in
 // RANKDIR (rank_screenshots.h; an empty RANKDIR gets a generated set);
@@ -110,10 +111,13 @@ int main(int argc, char** argv) {
   bool dark = false;
   bool openOnly = false;  // stop once the trace is open and drawn (timing big traces)
   QString otherRun;       // --with: a second run of the rank set's job
+  std::array<QStringList, 2> moreRuns;  // --add-a, --add-b: further runs of each side
   for (int i = first + 2; i < argc; ++i) {
     const QString arg = QString::fromLocal8Bit(argv[i]);
     if (arg == QStringLiteral("--dark")) dark = true;
     else if (arg == QStringLiteral("--with") && i + 1 < argc) otherRun = QString::fromLocal8Bit(argv[++i]);
+    else if (arg == QStringLiteral("--add-a") && i + 1 < argc) moreRuns[0] << QString::fromLocal8Bit(argv[++i]);
+    else if (arg == QStringLiteral("--add-b") && i + 1 < argc) moreRuns[1] << QString::fromLocal8Bit(argv[++i]);
     else if (arg == QStringLiteral("--open-only")) openOnly = true;
     else if (const QStringList wh = arg.split(QLatin1Char('x')); wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
   }
@@ -122,7 +126,7 @@ int main(int argc, char** argv) {
   if (rankShots) {
 #ifdef GAPSCOPE_SCREENSHOTS_RANKS
     QDir().mkpath(trace);
-    return gapscope::app::testing::takeRankShots(trace, out, size, dark, otherRun);
+    return gapscope::app::testing::takeRankShots(trace, out, size, dark, otherRun, moreRuns);
 #else
     std::fprintf(stderr, "built without bench/ranks: no rank screenshots\n");
     return 2;

@@ -1,11 +1,17 @@
 #include "ranks/ranks_compare_window.h"
 
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QHBoxLayout>
 #include <QSplitter>
 #include <QStatusBar>
@@ -85,8 +91,8 @@ RanksCompareWindow::RanksCompareWindow(QWidget* parent) : QMainWindow(parent), l
   auto* column = new QVBoxLayout(central);
   column->setContentsMargins(0, 4, 0, 0);
   column->setSpacing(2);
-  runs_ = wrappedLabel(QStringLiteral("ranksCompareRuns"), central);
-  column->addWidget(runs_);
+  runsLabel_ = wrappedLabel(QStringLiteral("ranksCompareRuns"), central);
+  column->addWidget(runsLabel_);
   verdict_ = wrappedLabel(QStringLiteral("ranksCompareVerdict"), central);
   QFont strong = verdict_->font();
   strong.setBold(true);
@@ -143,9 +149,23 @@ RanksCompareWindow::RanksCompareWindow(QWidget* parent) : QMainWindow(parent), l
     if (total == 0) return;
     progress_->setRange(0, static_cast<int>(total));
     progress_->setValue(static_cast<int>(done));
-    progress_->setFormat(tr("Run B: rank %1 of %2").arg(std::min(done + 1, total)).arg(total));
+    const QString run = toRead_.isEmpty() ? tr("Run B") : tr("A run of %1").arg(toRead_.front().first == 0 ? tr("A") : tr("B"));
+    progress_->setFormat(tr("%1: rank %2 of %3").arg(run).arg(std::min(done + 1, total)).arg(total));
   });
   connect(loader_, &RankSetLoader::finished, this, &RanksCompareWindow::onLoaded);
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  for (int side : {0, 1}) {
+    const QString name = side == 0 ? tr("A") : tr("B");
+    QAction* folder = file->addAction(tr("Add a Run of %1: Folder of Rank Traces…").arg(name), this,
+                                      [this, side] { chooseRuns(side, false); });
+    folder->setObjectName(QStringLiteral("addRunFolder%1Action").arg(name));
+    QAction* documents = file->addAction(tr("Add Runs of %1: Ranks Documents (JSON)…").arg(name), this,
+                                         [this, side] { chooseRuns(side, true); });
+    documents->setObjectName(QStringLiteral("addRunDocuments%1Action").arg(name));
+    for (QAction* a : {folder, documents})
+      a->setToolTip(tr("Further recordings of run %1 of the job: the change is then told against the runs' own spread")
+                        .arg(name));
+  }
   resize(1280, 800);
 }
 
@@ -186,6 +206,26 @@ bool RanksCompareWindow::busy() const { return loader_->busy(); }
 void RanksCompareWindow::onLoaded(const RanksOutcome& outcome) {
   progress_->hide();
   cancel_->hide();
+  if (!toRead_.isEmpty()) {
+    const auto [side, arguments] = toRead_.takeFirst();
+    const QString name = arguments.join(QStringLiteral(", "));
+    if (outcome.ranks) {
+      runs_[static_cast<std::size_t>(side)].push_back(outcome.ranks);
+      runNames_[static_cast<std::size_t>(side)] << name;
+    } else {
+      lastError_ = outcome.cancelled ? tr("Cancelled") : tr("Could not read %1 as a run of %2: %3")
+                                                              .arg(name, side == 0 ? tr("A") : tr("B"), outcome.error);
+      statusBar()->showMessage(lastError_);
+    }
+    if (!toRead_.isEmpty() && !outcome.cancelled) {
+      readNextRun();
+      return;
+    }
+    toRead_.clear();
+    compareRuns();
+    emit loadFinished();
+    return;
+  }
   if (outcome.ranks) {
     showComparison(a_, outcome.ranks, nameA_, nameB_);
   } else {
@@ -196,16 +236,101 @@ void RanksCompareWindow::onLoaded(const RanksOutcome& outcome) {
   emit loadFinished();
 }
 
+bool RanksCompareWindow::addRuns(int side, const QList<QStringList>& runs) {
+  if (runs.isEmpty() || !comparison_ || loader_->busy() || !toRead_.isEmpty()) return false;
+  // A run already among either side's would count one recording as two.
+  QStringList known;
+  for (const QStringList& names : runNames_)
+    for (const QString& name : names) known << QFileInfo(name).canonicalFilePath();
+  int repeated = 0;
+  for (const QStringList& arguments : runs) {
+    const QString canonical = QFileInfo(arguments.join(QStringLiteral(", "))).canonicalFilePath();
+    if (!canonical.isEmpty() && known.contains(canonical)) {
+      ++repeated;
+      continue;
+    }
+    known << canonical;
+    toRead_.append({side, arguments});
+  }
+  if (repeated > 0)
+    statusBar()->showMessage(tr("%n run(s) already among the recordings left out: each run counts once", "", repeated));
+  if (toRead_.isEmpty()) return true;
+  verdict_->setText(tr("Reading %n run(s) of %1…", "", static_cast<int>(runs.size())).arg(side == 0 ? tr("A") : tr("B")));
+  readNextRun();
+  return true;
+}
+
+void RanksCompareWindow::readNextRun() {
+  const auto& [side, arguments] = toRead_.front();
+  if (!loader_->load(arguments, RunSource::TracesOrDocument)) return;
+  progress_->setRange(0, 0);
+  progress_->show();
+  cancel_->show();
+}
+
+void RanksCompareWindow::chooseRuns(int side, bool documents) {
+  QSettings settings;
+  const QString dir = settings.value(QStringLiteral("lastDir"), QDir::homePath()).toString();
+  const QString title = tr("Add Runs of %1").arg(side == 0 ? tr("A") : tr("B"));
+  QList<QStringList> runs;
+  if (documents) {
+    for (const QString& path : QFileDialog::getOpenFileNames(this, title, dir, tr("Ranks documents (*.json *.json.gz);;All files (*)")))
+      runs << QStringList{path};
+  } else if (const QString folder = QFileDialog::getExistingDirectory(this, title, dir); !folder.isEmpty()) {
+    runs << QStringList{folder};
+  }
+  if (runs.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastDir"), QFileInfo(runs.front().front()).absolutePath());
+  if (!addRuns(side, runs)) statusBar()->showMessage(tr("Still reading a run"));
+}
+
+const std::array<std::vector<compare::Recording>, 2>& RanksCompareWindow::recordings() const {
+  static const std::array<std::vector<compare::Recording>, 2> kNone;
+  return comparison_ ? comparison_->recordings : kNone;
+}
+
 void RanksCompareWindow::showComparison(std::shared_ptr<const LoadedRanks> a, std::shared_ptr<const LoadedRanks> b,
                                         const QString& nameA, const QString& nameB) {
-  a_ = std::move(a);
-  b_ = std::move(b);
-  nameA_ = nameA;
-  nameB_ = nameB;
+  runs_ = {std::vector<std::shared_ptr<const LoadedRanks>>{std::move(a)}, std::vector<std::shared_ptr<const LoadedRanks>>{std::move(b)}};
+  runNames_ = {QStringList{nameA}, QStringList{nameB}};
+  compareRuns();
+}
+
+// Each side's typical run shown, the change told against the runs' spread
+// (one run a side: the two compared as they are).
+void RanksCompareWindow::compareRuns() {
+  std::array<std::vector<const ranks::RanksAnalysis*>, 2> analyses;
+  std::array<std::vector<std::string>, 2> names;
+  for (std::size_t side = 0; side < 2; ++side) {
+    for (std::size_t i = 0; i < runs_[side].size(); ++i) {
+      analyses[side].push_back(&runs_[side][i]->analysis);
+      names[side].push_back(runNames_[side][static_cast<int>(i)].toStdString());
+    }
+  }
+  comparison_ = std::make_shared<const ranks::RankSetComparison>(ranks::compareRankSetRecordings(analyses, names));
+  std::array<std::size_t, 2> shown{0, 0};
+  for (std::size_t side = 0; side < 2; ++side)
+    for (std::size_t i = 0; i < comparison_->recordings[side].size(); ++i)
+      if (comparison_->recordings[side][i].typical) shown[side] = i;
+  a_ = runs_[0][shown[0]];
+  b_ = runs_[1][shown[1]];
+  nameA_ = runNames_[0][static_cast<int>(shown[0])];
+  nameB_ = runNames_[1][static_cast<int>(shown[1])];
   setWindowTitle(tr("Runs compared: %1 and %2 — gapscope").arg(nameA_, nameB_));
-  comparison_ = std::make_shared<const ranks::RankSetComparison>(ranks::compareRankSets(a_->analysis, b_->analysis));
   const ranks::RankSetComparison& c = *comparison_;
-  runs_->setText(runLine(tr("A"), nameA_, c.runs[0]) + QLatin1Char('\n') + runLine(tr("B"), nameB_, c.runs[1]));
+  const auto line = [&](std::size_t side, const QString& name) {
+    const QString text = runLine(side == 0 ? tr("A") : tr("B"), name, c.runs[side]);
+    const std::size_t n = compare::timedCount(c.recordings[side]);
+    return n > 1 ? tr("%1 — the middle of %2 recordings").arg(text).arg(n) : text;
+  };
+  runsLabel_->setText(line(0, nameA_) + QLatin1Char('\n') + line(1, nameB_));
+  QStringList recorded;
+  for (std::size_t side = 0; side < 2; ++side)
+    for (const compare::Recording& r : c.recordings[side])
+      recorded << tr("%1 %2 %3: step %4").arg(r.typical ? QStringLiteral("▸") : QStringLiteral("  "),
+                                               side == 0 ? tr("A") : tr("B"), QString::fromStdString(r.file),
+                                               durationText(r.stepTimeMedian));
+  runsLabel_->setToolTip(recorded.join(QLatin1Char('\n')));
   verdict_->setText(QString::fromStdString(c.verdict));
   QStringList notes;
   for (const auto& n : c.notes) notes << tr("Note: %1").arg(QString::fromStdString(n));

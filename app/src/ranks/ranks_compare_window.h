@@ -9,9 +9,13 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QList>
+#include <QPair>
 #include <QStringList>
 
+#include <array>
 #include <memory>
+#include <vector>
 
 #include "gapscope/ranks/set_compare.h"
 #include "ranks/loaded_ranks.h"
@@ -46,6 +50,16 @@ class RanksCompareWindow : public QMainWindow {
   // Both runs read already.
   void showComparison(std::shared_ptr<const LoadedRanks> a, std::shared_ptr<const LoadedRanks> b,
                       const QString& nameA, const QString& nameB);
+  // Several recordings a side (docs/compare.md, "Several recordings of each
+  // side"): reads each of `runs` (each a folder of rank traces or a ranks
+  // document, as Compare with Another Run takes) as a further run of side
+  // `side` (0: A, 1: B), one after the other, then shows each side's typical
+  // run and tells the change against the runs' spread. False while a run
+  // is being read or before both runs are shown.
+  bool addRuns(int side, const QList<QStringList>& runs);
+  // Each side's runs so far, as the comparison lists them; empty while each
+  // side is one run.
+  const std::array<std::vector<compare::Recording>, 2>& recordings() const;
 
   const ranks::RankSetComparison* comparison() const { return comparison_.get(); }
   QTableWidget* jobTable() const { return job_; }
@@ -73,6 +87,9 @@ class RanksCompareWindow : public QMainWindow {
  private:
   QWidget* buildJobTable();
   void onLoaded(const RanksOutcome& outcome);
+  void readNextRun();
+  void compareRuns();
+  void chooseRuns(int side, bool documents);
   void fillJobTable();
   bool compareFiles(std::int64_t rank, qint64 step);
 
@@ -82,7 +99,12 @@ class RanksCompareWindow : public QMainWindow {
   std::shared_ptr<const ranks::RankSetComparison> comparison_;
   QString nameA_;
   QString nameB_;
-  QLabel* runs_ = nullptr;
+  // Every run of each side (the first: the one opened first) and its name.
+  std::array<std::vector<std::shared_ptr<const LoadedRanks>>, 2> runs_{};
+  std::array<QStringList, 2> runNames_;
+  // Runs still to read: (side, arguments); the one being read is first.
+  QList<QPair<int, QStringList>> toRead_;
+  QLabel* runsLabel_ = nullptr;
   QLabel* verdict_ = nullptr;
   QLabel* notes_ = nullptr;
   QTableWidget* job_ = nullptr;
