@@ -4,6 +4,7 @@
 // of rank traces or ranks documents are two runs of a distributed job
 // (diff_rank_sets.h); several recordings a side are split at "vs"
 // (diff_recordings.h).
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -100,6 +101,16 @@ std::optional<int> diffJobRuns(const Args& args, const DiffSides& sides, std::os
   }
   if (!firstOf[1]) return std::nullopt;  // traces only
   if (!firstOf[0]) return diffRankSets(args, args.get("format", "text"), jobRuns, out, err);
+  // A path that is not there is neither: named as the reader names it.
+  for (std::size_t side = 0; side < 2; ++side) {
+    for (const std::string& path : side == 0 ? sides.a : sides.b) {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec)) continue;
+      err << "gapscope-cli diff: run " << (side == 0 ? "A" : "B") << ": " << path
+          << ": cannot open: No such file or directory\n";
+      return 1;
+    }
+  }
   if (!sides.several()) {
     const bool runA = !jobRuns[0].empty();
     err << "gapscope-cli diff: run " << (runA ? "A" : "B") << " is " << jobRunKindName(jobKind) << " and run "

@@ -3,6 +3,7 @@
 // verdict and tables are the core comparison's, the job table's step time is
 // the generator's, the chart draws each run's steps, and double-clicks ask
 // for the compare window on the right files.
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QSignalSpy>
@@ -175,6 +176,19 @@ TEST_F(RanksCompareWindowTest, FurtherRunsOfEachSideShowTheTypicalOnesAndTheRunT
   EXPECT_EQ(compare_->jobTable()->item(0, 2)->text(), durationText(jobStepTime(eight)));
   auto* runsLabel = compare_->findChild<QLabel*>(QStringLiteral("ranksCompareRuns"));
   EXPECT_TRUE(runsLabel->text().contains(QStringLiteral("the middle of 4 recordings"))) << runsLabel->text().toStdString();
+  // A run given again and a folder without ranks: not counted, said in the notes.
+  const QString empty = dir_.path() + QStringLiteral("/empty");
+  QDir().mkpath(empty);
+  QSignalSpy finished(compare_, &RanksCompareWindow::loadFinished);
+  ASSERT_TRUE(compare_->addRuns(1, {QStringList{b_}, QStringList{empty}}));
+  ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }, 60000));
+  EXPECT_EQ(compare_->recordings()[1].size(), 4u);
+  auto* notes = compare_->findChild<QLabel*>(QStringLiteral("ranksCompareNotes"));
+  EXPECT_TRUE(notes->text().contains(QStringLiteral("A run already among the recordings left out")))
+      << notes->text().toStdString();
+  EXPECT_TRUE(notes->text().contains(QStringLiteral("Could not read ") + empty)) << notes->text().toStdString();
+  EXPECT_TRUE(compare_->statusBar()->currentMessage().contains(empty)) << compare_->statusBar()->currentMessage().toStdString();
+  EXPECT_EQ(compare_->comparison()->verdict, expected.verdict);
 }
 
 // A click on run A's step 5 in the chart (rank 2's late step) asks for the

@@ -584,6 +584,10 @@ TEST(SetCompareCli, SeveralRecordingsOfEachSide) {
     }
   }
 
+  const auto missing = runCli({"diff", paths[0][0], (dir.path() / "a9").string(), "vs", paths[1][0]});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.err.find("run A: " + (dir.path() / "a9").string() + ": cannot open"), std::string::npos)
+      << missing.err;
   const auto files = bench::writeRankSet((dir.path() / "c").string(), plain(2, 3));
   const auto mixed = runCli({"diff", paths[0][0], files[0], "vs", paths[1][0]});
   EXPECT_EQ(mixed.status, 2);

@@ -238,8 +238,10 @@ QStringList CompareWindow::newRecordings(const QStringList& paths) {
     if (!canonical.isEmpty()) known << canonical;
   }
   if (fresh.size() < paths.size())
-    statusBar()->showMessage(tr("%n file(s) already among the recordings left out: each recording counts once", "",
-                                static_cast<int>(paths.size() - fresh.size())));
+    statusBar()->showMessage(paths.size() - fresh.size() == 1
+                                 ? tr("A file already among the recordings left out: each recording counts once")
+                                 : tr("%1 files already among the recordings left out: each recording counts once")
+                                       .arg(paths.size() - fresh.size()));
   return fresh;
 }
 
@@ -277,7 +279,8 @@ void CompareWindow::addRecordings(Side side, const QStringList& added) {
   const QStringList paths = newRecordings(added);
   if (paths.isEmpty()) return;
   readingSide_ = side;
-  verdict_->setText(tr("Reading %n recording(s) of %1…", "", static_cast<int>(paths.size())).arg(QLatin1String(sideName(side))));
+  verdict_->setText((paths.size() == 1 ? tr("Reading a recording of %1…") : tr("Reading %2 recordings of %1…").arg(paths.size()))
+                        .arg(QLatin1String(sideName(side))));
   const std::array<std::shared_ptr<const analysis::TraceAnalysis>, 2> shown{sessions_[A]->loaded().analysis,
                                                                              sessions_[B]->loaded().analysis};
   const std::array<QString, 2> shownPaths{sessions_[A]->loaded().path, sessions_[B]->loaded().path};

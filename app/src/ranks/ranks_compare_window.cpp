@@ -215,7 +215,7 @@ void RanksCompareWindow::onLoaded(const RanksOutcome& outcome) {
     } else {
       lastError_ = outcome.cancelled ? tr("Cancelled") : tr("Could not read %1 as a run of %2: %3")
                                                               .arg(name, side == 0 ? tr("A") : tr("B"), outcome.error);
-      statusBar()->showMessage(lastError_);
+      if (!outcome.cancelled) runErrors_ << lastError_;
     }
     if (!toRead_.isEmpty() && !outcome.cancelled) {
       readNextRun();
@@ -242,6 +242,7 @@ bool RanksCompareWindow::addRuns(int side, const QList<QStringList>& runs) {
   QStringList known;
   for (const QStringList& names : runNames_)
     for (const QString& name : names) known << QFileInfo(name).canonicalFilePath();
+  lastError_.clear();
   int repeated = 0;
   for (const QStringList& arguments : runs) {
     const QString canonical = QFileInfo(arguments.join(QStringLiteral(", "))).canonicalFilePath();
@@ -253,9 +254,15 @@ bool RanksCompareWindow::addRuns(int side, const QList<QStringList>& runs) {
     toRead_.append({side, arguments});
   }
   if (repeated > 0)
-    statusBar()->showMessage(tr("%n run(s) already among the recordings left out: each run counts once", "", repeated));
-  if (toRead_.isEmpty()) return true;
-  verdict_->setText(tr("Reading %n run(s) of %1…", "", static_cast<int>(runs.size())).arg(side == 0 ? tr("A") : tr("B")));
+    runErrors_ << (repeated == 1 ? tr("A run already among the recordings left out: each run counts once")
+                                 : tr("%1 runs already among the recordings left out: each run counts once").arg(repeated));
+  if (toRead_.isEmpty()) {
+    compareRuns();  // shows why nothing was added
+    return true;
+  }
+  const QString sideName = side == 0 ? tr("A") : tr("B");
+  verdict_->setText(toRead_.size() == 1 ? tr("Reading a run of %1…").arg(sideName)
+                                        : tr("Reading %1 runs of %2…").arg(toRead_.size()).arg(sideName));
   readNextRun();
   return true;
 }
@@ -281,7 +288,8 @@ void RanksCompareWindow::chooseRuns(int side, bool documents) {
   }
   if (runs.isEmpty()) return;
   settings.setValue(QStringLiteral("lastDir"), QFileInfo(runs.front().front()).absolutePath());
-  if (!addRuns(side, runs)) statusBar()->showMessage(tr("Still reading a run"));
+  if (!addRuns(side, runs))
+    statusBar()->showMessage(comparison_ ? tr("Still reading a run") : tr("Both runs must be read first"));
 }
 
 const std::array<std::vector<compare::Recording>, 2>& RanksCompareWindow::recordings() const {
@@ -293,6 +301,7 @@ void RanksCompareWindow::showComparison(std::shared_ptr<const LoadedRanks> a, st
                                         const QString& nameA, const QString& nameB) {
   runs_ = {std::vector<std::shared_ptr<const LoadedRanks>>{std::move(a)}, std::vector<std::shared_ptr<const LoadedRanks>>{std::move(b)}};
   runNames_ = {QStringList{nameA}, QStringList{nameB}};
+  runErrors_.clear();
   compareRuns();
 }
 
@@ -340,6 +349,7 @@ void RanksCompareWindow::compareRuns() {
       notes << tr("%1: not read: %2").arg(side, QString::fromStdString(ranks::describe(e)));
     for (const auto& w : run->warnings) notes << tr("%1: %2").arg(side, QString::fromStdString(w));
   }
+  notes << runErrors_;
   notes_->setText(notes.join(QLatin1Char('\n')));
   notes_->setVisible(!notes.isEmpty());
   fillJobTable();
@@ -350,7 +360,8 @@ void RanksCompareWindow::compareRuns() {
   stepModel_->setComparison(comparison_);
   rankTable_->view()->resizeColumnsToContents();
   stepTable_->view()->resizeColumnsToContents();
-  statusBar()->showMessage(tr("A: %1 ranks · B: %2 ranks").arg(c.runs[0].ranks).arg(c.runs[1].ranks));
+  statusBar()->showMessage(runErrors_.isEmpty() ? tr("A: %1 ranks · B: %2 ranks").arg(c.runs[0].ranks).arg(c.runs[1].ranks)
+                                                : runErrors_.back());
 }
 
 void RanksCompareWindow::fillJobTable() {

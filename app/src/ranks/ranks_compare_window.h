@@ -104,6 +104,8 @@ class RanksCompareWindow : public QMainWindow {
   std::array<QStringList, 2> runNames_;
   // Runs still to read: (side, arguments); the one being read is first.
   QList<QPair<int, QStringList>> toRead_;
+  // Runs added but not counted (not read, or given again): shown as notes.
+  QStringList runErrors_;
   QLabel* runsLabel_ = nullptr;
   QLabel* verdict_ = nullptr;
   QLabel* notes_ = nullptr;
