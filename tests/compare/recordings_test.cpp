@@ -88,6 +88,21 @@ TEST(Recordings, ARecordingWithoutAStepTimeIsLeftOutAndNamed) {
 // A recording without steps (no annotation: its whole trace one step)
 // among recordings with steps would compare a span with steps: left out
 // and named. A side with no steps at all compares its spans.
+// Each side one timed recording beside one without events: no middle to
+// speak of, and too few to tell.
+TEST(Recordings, OneTimedRecordingASideHasNoMiddle) {
+  Side a = side("a", {8});
+  a.runs.push_back(RunMaker().analysis("a-empty.json"));
+  a.recordings.push_back(recordingOf(runFigures(*a.runs.back())));
+  Side b = side("b", {3});
+  b.runs.push_back(RunMaker().analysis("b-empty.json"));
+  b.recordings.push_back(recordingOf(runFigures(*b.runs.back())));
+  const Comparison c = compareRecordings(*a.runs[0], *b.runs[0], {a.recordings, b.recordings});
+  EXPECT_EQ(c.verdict.substr(0, c.verdict.find(';')),
+            "B is 2.2x faster per step (27.4 µs -> 12.4 µs median), too few recordings (1 and 1) to tell from their "
+            "spread: record at least 4 of each");
+}
+
 TEST(Recordings, ARecordingWithoutStepsAmongOnesWithStepsIsLeftOut) {
   Side a = side("a", {8, 11, 9, 10});
   RunMaker noSteps("-");

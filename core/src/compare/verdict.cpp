@@ -1,6 +1,7 @@
 // The comparison in words: how much faster or slower B is per step, the
 // idle cause that changed most, kernels and launches per step, and the
 // largest gap left in B. And what makes the runs less comparable.
+#include <algorithm>
 #include <cmath>
 
 #include "compare/compare_detail.h"
@@ -123,9 +124,10 @@ using detail::kSameTime;
 
 std::string speedPhrase(TimeNs ta, TimeNs tb, const StepSpreadTest& spread) {
   if (ta <= 0 || tb <= 0) return "step times are unknown";
-  const std::string of = spread.unit == SpreadUnit::Recordings
-                             ? ", middle recordings of " + std::to_string(spread.stepsA) + " and " + std::to_string(spread.stepsB)
-                             : "";
+  // One timed recording a side has no middle to speak of.
+  const bool middle = spread.unit == SpreadUnit::Recordings && std::max(spread.stepsA, spread.stepsB) > 1;
+  const std::string of =
+      middle ? ", middle recordings of " + std::to_string(spread.stepsA) + " and " + std::to_string(spread.stepsB) : "";
   const std::string times = " (" + duration(ta) + " -> " + duration(tb) + " median" + of + ")";
   const double ratio = static_cast<double>(ta) / static_cast<double>(tb);
   if (std::abs(ratio - 1.0) < kSameTime) return "B takes as long per step as A" + times;
