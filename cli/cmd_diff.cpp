@@ -48,14 +48,7 @@ void printTable(std::ostream& out, const report::Table& t, std::size_t rows) {
 
 void printText(std::ostream& out, const report::ComparisonReport& r, std::size_t rows) {
   const compare::Comparison& c = r.comparison;
-  for (std::size_t i = 0; i < 2; ++i) {
-    const compare::RunFigures& run = c.runs[i];
-    out << (i == 0 ? "A: " : "B: ") << run.file << " (" << run.producer;
-    for (const auto& d : run.devices) out << ", " << d;
-    out << ")";
-    if (const std::size_t n = compare::timedCount(c.recordings[i]); n > 1) out << ", the middle of " << n << " recordings";
-    out << "\n";
-  }
+  for (std::size_t i = 0; i < 2; ++i) out << report::runLine(c, i) << '\n';
   out << "Verdict: " << c.verdict << '\n';
   for (const auto& w : c.warnings) out << "Warning: " << w << '\n';
   for (const report::Table& t : r.tables) printTable(out, t, rows);

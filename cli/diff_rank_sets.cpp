@@ -170,10 +170,10 @@ std::string stepTableNote(const RankSetComparison& c, std::size_t rows) {
   return "(" + std::to_string(rows) + " of " + std::to_string(c.steps.size()) + " steps; --limit N shows more)\n";
 }
 
-std::string runLine(const std::string& path, const SetFigures& f, std::size_t recordings) {
+std::string runLine(const std::string& path, const SetFigures& f, const std::vector<compare::Recording>& recordings) {
   return path + " (" + std::to_string(f.ranks) + (f.ranks == 1 ? " rank, " : " ranks, ") + std::to_string(f.steps) +
          (f.steps == 1 ? " step" : " steps") + " compared; a step: " + f.stepMark + ")" +
-         (recordings > 1 ? ", the middle of " + std::to_string(recordings) + " recordings" : "");
+         compare::middleOfRecordings(recordings);
 }
 
 // Several recordings a side: the trace comparison's table of them.
@@ -181,8 +181,8 @@ report::Table recordingsOf(const RankSetComparison& c) { return report::recordin
 
 void printText(std::ostream& out, const RankSetComparison& c, const std::string& pathA, const std::string& pathB,
                std::size_t rows, const std::vector<std::string>& warnings) {
-  out << "A: " << runLine(pathA, c.runs[0], compare::timedCount(c.recordings[0])) << '\n'
-      << "B: " << runLine(pathB, c.runs[1], compare::timedCount(c.recordings[1])) << '\n';
+  out << "A: " << runLine(pathA, c.runs[0], c.recordings[0]) << '\n'
+      << "B: " << runLine(pathB, c.runs[1], c.recordings[1]) << '\n';
   out << "Verdict: " << c.verdict << "\n\n";
   if (!c.recordings[0].empty()) {
     const report::Table t = recordingsOf(c);
@@ -210,8 +210,8 @@ void printMarkdown(std::ostream& out, const RankSetComparison& c, const std::str
     for (std::string line; std::getline(in, line);) out << escapeMarkdown(line) << "  \n";
   };
   out << "# Two runs of a distributed job compared\n\n";
-  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0], compare::timedCount(c.recordings[0]))) << '\n';
-  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1], compare::timedCount(c.recordings[1]))) << "\n\n";
+  out << "- **A**: " << escapeMarkdown(runLine(pathA, c.runs[0], c.recordings[0])) << '\n';
+  out << "- **B**: " << escapeMarkdown(runLine(pathB, c.runs[1], c.recordings[1])) << "\n\n";
   out << "**Verdict**: " << escapeMarkdown(c.verdict) << "\n\n";
   if (!c.recordings[0].empty()) {
     out << "## Recordings\n\n";

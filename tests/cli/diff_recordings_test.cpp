@@ -36,14 +36,6 @@ TimeNs medianStep(const UnmarkedLoop& loop) {
   return periods.empty() ? 0 : periods[(periods.size() - 1) / 2];
 }
 
-// Nanoseconds as the CSV writes microseconds: exact, no trailing zeros.
-std::string microseconds(TimeNs ns) {
-  std::string s = std::to_string(ns / 1000) + "." + std::to_string(1000 + ns % 1000).substr(1);
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s;
-}
-
 std::vector<std::string> diffArgs(const std::vector<std::string>& a, const std::vector<std::string>& b,
                                   const std::vector<std::string>& options) {
   std::vector<std::string> args{"diff"};
@@ -156,7 +148,7 @@ TEST(CliDiffRecordings, TextAndCsvListTheRecordings) {
   int rows = 0;
   while (next()) {
     const std::string& path = (rows < 3 ? a : b)[static_cast<std::size_t>(rows % 3)];
-    EXPECT_EQ(line.rfind(std::string(rows < 3 ? "A" : "B") + "," + path + ",5," + microseconds(medianStep(unmarkedLoopFromJson(path))) + ",",
+    EXPECT_EQ(line.rfind(std::string(rows < 3 ? "A" : "B") + "," + path + ",5," + microsecondsText(medianStep(unmarkedLoopFromJson(path))) + ",",
                          0),
               0u)
         << line;

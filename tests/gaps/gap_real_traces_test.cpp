@@ -185,7 +185,9 @@ TEST(GapRealTraces, AnUnmarkedTrainingLoopsStepsAreItsIterations) {
       // period shifted by the batch's fetch, whose length varies, within half
       // a millisecond (0.25 at most on these runs; the first holds the
       // workers' start-up before the loop, the last the loop's end).
-      if (i > 0 && i < 11) EXPECT_NEAR(static_cast<double>(a.steps[i].cpuNs()) / 1e6, own[i], 0.5) << i;
+      if (i > 0 && i < 11) {
+        EXPECT_NEAR(static_cast<double>(a.steps[i].cpuNs()) / 1e6, own[i], 0.5) << i;
+      }
     }
   }
 }

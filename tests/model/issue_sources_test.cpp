@@ -157,7 +157,9 @@ TEST(IssueSources, EveryIssueOfEveryRealTraceLeadsToItsEvent) {
       SCOPED_TRACE(e.path().string() + " " + issue.name);
       const SourceEvent first = sourceEventAt(t, issue.firstOffset);
       ASSERT_TRUE(first.sourceKept);
-      if (issue.name != "truncated") ASSERT_FALSE(first.text.empty());
+      if (issue.name != "truncated") {
+        ASSERT_FALSE(first.text.empty());
+      }
       if (first.text.front() == '{' && !first.cut) {
         EXPECT_TRUE(nlohmann::json::accept(first.text)) << first.text.substr(0, 200);
       }

@@ -54,7 +54,9 @@ TEST_P(RealUserDdp, EachRanksStepsAreItsIterationsAndTheFirstIsAWarmUp) {
       EXPECT_EQ(t.steps[k].warmUp, k == 0);
       // The script's clock runs from the top of one iteration to the next,
       // after next() returns: the two differ by how long next() took.
-      if (k > 0 && k + 1 < t.steps.size()) EXPECT_LT(std::abs(t.steps[k].timeNs / 1e6 - programMs[k]), 0.5);
+      if (k > 0 && k + 1 < t.steps.size()) {
+        EXPECT_LT(std::abs(t.steps[k].timeNs / 1e6 - programMs[k]), 0.5);
+      }
     }
   }
   EXPECT_EQ(ranksSeen, 2);

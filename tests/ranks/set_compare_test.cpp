@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli/cli_run.h"
+#include "../support/json_time.h"
 #include "../support/unmarked_loop.h"
 #include "gapscope/compare/compare.h"
 #include "gapscope/format/duration.h"
@@ -574,10 +575,7 @@ TEST(SetCompareCli, SeveralRecordingsOfEachSide) {
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 9);  // header and 8 runs
   for (std::size_t side = 0; side < 2; ++side) {
     for (std::size_t i = 0; i < 4; ++i) {
-      const TimeNs ns = medians[side][i];
-      std::string us = std::to_string(ns / 1000) + "." + std::to_string(1000 + ns % 1000).substr(1);
-      while (us.back() == '0') us.pop_back();
-      if (us.back() == '.') us.pop_back();
+      const std::string us = gapscope::testing::microsecondsText(medians[side][i]);
       EXPECT_NE(csv.out.find(std::string(side == 0 ? "A," : "B,") + paths[side][i] + ",6," + us + (i == 0 ? ",yes" : ",")),
                 std::string::npos)
           << csv.out;

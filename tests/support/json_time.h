@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,14 @@ inline std::int64_t exactNs(const nlohmann::json& us) {
   const double v = us.get<double>();
   const double whole = std::floor(v);
   return static_cast<std::int64_t>(whole) * 1000 + static_cast<std::int64_t>(std::llround((v - whole) * 1000));
+}
+
+// Nanoseconds as the CSV tables write microseconds: exact, no trailing zeros.
+inline std::string microsecondsText(std::int64_t ns) {
+  std::string s = std::to_string(ns / 1000) + "." + std::to_string(1000 + ns % 1000).substr(1);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
 }
 
 }  // namespace gapscope::testing

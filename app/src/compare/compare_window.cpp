@@ -284,10 +284,11 @@ void CompareWindow::addRecordings(Side side, const QStringList& added) {
   const std::array<std::shared_ptr<const analysis::TraceAnalysis>, 2> shown{sessions_[A]->loaded().analysis,
                                                                              sessions_[B]->loaded().analysis};
   const std::array<QString, 2> shownPaths{sessions_[A]->loaded().path, sessions_[B]->loaded().path};
-  readingRecordings_.setFuture(QtConcurrent::run([paths, shown, shownPaths, side, stop = stopReading_] {
+  const bool seed = recordings_[A].empty();  // the shown runs become the first recordings
+  readingRecordings_.setFuture(QtConcurrent::run([paths, shown, shownPaths, side, seed, stop = stopReading_] {
     ReadOutcome out;
     out.read = readRecordings(paths, shown[side]->options(), *stop);
-    for (std::size_t i = 0; i < 2; ++i) {
+    for (std::size_t i = 0; i < 2 && seed; ++i) {
       out.shown[i] = compare::recordingOf(compare::runFigures(*shown[i]));
       // Named as the window names it: a trace recorded in the app has no file.
       out.shown[i].file = shownPaths[i].toStdString();
@@ -298,8 +299,8 @@ void CompareWindow::addRecordings(Side side, const QStringList& added) {
 
 void CompareWindow::onRecordingsRead() {
   ReadOutcome out = readingRecordings_.result();
-  for (Side side : {A, B})
-    if (recordings_[side].empty()) recordings_[side].push_back(out.shown[side]);
+  if (recordings_[A].empty())
+    for (Side side : {A, B}) recordings_[side].push_back(out.shown[side]);
   for (compare::Recording& r : out.read.recordings) recordings_[readingSide_].push_back(std::move(r));
   if (!out.read.errors.isEmpty()) {
     lastError_ = tr("Not read as recordings of %1: %2")

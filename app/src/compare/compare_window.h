@@ -115,7 +115,7 @@ class CompareWindow : public QMainWindow {
   QFutureWatcher<std::shared_ptr<const report::ComparisonReport>> comparing_;
   std::shared_ptr<const report::ComparisonReport> comparison_;
   std::array<std::vector<compare::Recording>, 2> recordings_;
-  // The shown runs as recordings, read beside the first added files.
+  // The shown runs as recordings (worked out beside the first added files only).
   struct ReadOutcome {
     RecordingsRead read;
     std::array<compare::Recording, 2> shown;

@@ -92,6 +92,11 @@ std::size_t timedCount(const std::vector<Recording>& side) {
       std::count_if(side.begin(), side.end(), [&](const Recording& r) { return isTimed(r, side); }));
 }
 
+std::string middleOfRecordings(const std::vector<Recording>& side) {
+  const std::size_t n = timedCount(side);
+  return n > 1 ? ", the middle of " + std::to_string(n) + " recordings" : "";
+}
+
 std::size_t typicalRecording(const std::vector<Recording>& recordings) {
   std::vector<TimeNs> timed;
   for (const Recording& r : recordings)
@@ -137,7 +142,8 @@ Comparison compareRecordings(const TraceAnalysis& a, const TraceAnalysis& b,
   }
   Comparison c = compareTraces(a, b, options);
   for (std::size_t side = 0; side < 2; ++side) {
-    const Recording& typical = recordings[side][typicalRecording(recordings[side])];
+    const Recording& typical = *std::find_if(recordings[side].begin(), recordings[side].end(),
+                                             [](const Recording& r) { return r.typical; });
     // By its median step: a trace recorded in the app has no file name.
     if (typical.stepTimeMedian != c.runs[side].stepTimeMedian)
       throw std::invalid_argument(std::string("run ") + "AB"[side] + " is " + c.runs[side].file +

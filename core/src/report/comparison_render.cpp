@@ -22,16 +22,6 @@ Table forPeople(const Table& t, std::size_t rows) {
   return cut;
 }
 
-std::string runLine(const compare::Comparison& c, std::size_t side) {
-  const compare::RunFigures& r = c.runs[side];
-  std::string devices;
-  for (const auto& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
-  std::string line = std::string(side == 0 ? "A" : "B") + ": " + (r.file.empty() ? "(in memory)" : r.file) + " (" +
-                     r.producer + (devices.empty() ? "" : ", " + devices) + ")";
-  if (const std::size_t n = compare::timedCount(c.recordings[side]); n > 1)
-    line += ", the middle of " + std::to_string(n) + " recordings";
-  return line;
-}
 
 // Where each table goes: (heading, table ids).
 struct Part {
@@ -46,6 +36,14 @@ const std::vector<Part>& parts() {
 }
 
 }  // namespace
+
+std::string runLine(const compare::Comparison& c, std::size_t side) {
+  const compare::RunFigures& r = c.runs[side];
+  std::string devices;
+  for (const auto& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
+  return std::string(side == 0 ? "A" : "B") + ": " + (r.file.empty() ? "(in memory)" : r.file) + " (" + r.producer +
+         (devices.empty() ? "" : ", " + devices) + ")" + compare::middleOfRecordings(c.recordings[side]);
+}
 
 std::string renderComparisonHtml(const ComparisonReport& r) {
   const compare::Comparison& c = r.comparison;

@@ -140,6 +140,9 @@ struct Recording {
 // compare, as one recording without steps does).
 bool isTimed(const Recording& r, const std::vector<Recording>& side);
 std::size_t timedCount(const std::vector<Recording>& side);
+// ", the middle of 4 recordings" after a run's name, "" for one timed
+// recording or none.
+std::string middleOfRecordings(const std::vector<Recording>& side);
 
 // A recording as its run's figures give it.
 Recording recordingOf(const RunFigures& run);

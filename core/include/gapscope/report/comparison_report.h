@@ -53,6 +53,10 @@ ComparisonReport buildComparisonReport(compare::Comparison comparison, const Com
 // kernel_groups and ops arrays (their totals stay in "rows").
 std::string renderComparisonJson(const compare::Comparison& comparison,
                                  std::size_t rowLimit = std::numeric_limits<std::size_t>::max());
+// "A: before.json (PyTorch profiler (Kineto), NVIDIA H100 80GB HBM3)",
+// ", the middle of 4 recordings" after it with several recordings a side.
+std::string runLine(const compare::Comparison& comparison, std::size_t side);
+
 std::string renderComparisonHtml(const ComparisonReport& report);
 std::string renderComparisonMarkdown(const ComparisonReport& report);
 // One CSV document per table: ("kernels.csv", ...).
